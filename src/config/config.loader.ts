@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import type { TSchema } from '@sinclair/typebox';
+import { parse as parseYaml } from 'yaml';
+import { ConfigSchema, type Config } from './config.schema.js';
+
+/** Short environment names that operators and scripts rely on. */
+const ENV_ALIASES: Readonly<Record<string, string>> = {
+  MEMSVC_PORT: 'server.port',
+  MEMSVC_API_KEY: 'server.api_key',
+  MEMSVC_DATA_DIR: 'server.data_dir',
+  MEMSVC_BRIDGE_PORT: 'bridge.port',
+  MEMSVC_BRIDGE_URL: 'bridge.url',
+};
+
+export class ConfigError extends Error {}
+
+export interface LoadConfigOptions {
+  /** Path of the YAML file; default MEMSVC_CONFIG or ./memsvc.yaml (missing file = defaults). */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Applied last, for tests and embedding memsvc in another program. */
+  overrides?: DeepPartial<Config>;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Reads file, environment and overrides once into a validated, frozen Config. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.MEMSVC_CONFIG ?? 'memsvc.yaml';
+  const raw: Record<string, unknown> = readYamlFile(file);
+
+  for (const [path, value] of envEntries(env)) setPath(raw, path, value);
+  if (options.overrides) deepMerge(raw, options.overrides as Record<string, unknown>);
+
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const detail = errors.slice(0, 5).map((e) => `${e.path.slice(1).replaceAll('/', '.')}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration: ${detail.join('; ')}`);
+  }
+  const config = Value.Clean(ConfigSchema, converted) as Config;
+  config.server.data_dir = resolve(config.server.data_dir);
+  return deepFreeze(config);
+}
+
+function readYamlFile(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Cannot parse ${file}: ${(err as Error).message}`);
+  }
+  if (parsed == null) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`${file} must hold a mapping`);
+  return parsed as Record<string, unknown>;
+}
+
+/** Every (dotted path, value) the environment sets, aliases first so the long form wins. */
+function envEntries(env: NodeJS.ProcessEnv): Array<[string, string]> {
+  const entries: Array<[string, string]> = [];
+  for (const [name, path] of Object.entries(ENV_ALIASES)) {
+    const value = env[name];
+    if (value !== undefined) entries.push([path, value]);
+  }
+  for (const path of leafPaths(ConfigSchema)) {
+    const value = env[`MEMSVC_${path.replaceAll('.', '_').toUpperCase()}`];
+    if (value !== undefined) entries.push([path, value]);
+  }
+  return entries;
+}
+
+function leafPaths(schema: TSchema, prefix = ''): string[] {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties;
+  if (!props) return [prefix];
+  return Object.entries(props).flatMap(([key, child]) => leafPaths(child, prefix ? `${prefix}.${key}` : key));
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      if (typeof target[key] !== 'object' || target[key] === null) target[key] = {};
+      deepMerge(target[key] as Record<string, unknown>, value as Record<string, unknown>);
+    } else if (value !== undefined) {
+      target[key] = value;
+    }
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,79 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The whole configuration of memsvc. Every leaf has a default, so an empty
+ * `memsvc.yaml` (or none) yields a working local set-up. Each leaf can be
+ * overridden from the environment as MEMSVC_<PATH>, e.g. bridge.ollama.url
+ * -> MEMSVC_BRIDGE_OLLAMA_URL (see config.loader.ts).
+ */
+const Provider = Type.Union([Type.Literal('builtin'), Type.Literal('ollama'), Type.Literal('openai')], { default: 'builtin' });
+const ChatProvider = Type.Union([Type.Literal('none'), Type.Literal('ollama'), Type.Literal('openai')], { default: 'none' });
+
+export const ConfigSchema = Type.Object({
+  server: Type.Object({
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
+    /** Empty means: generate one on first start and keep it in data_dir/api_key (mode 0600). */
+    api_key: Type.String({ default: '' }),
+    data_dir: Type.String({ default: './data' }),
+    log_level: Type.String({ default: 'info' }),
+    /** Largest accepted request body. */
+    body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
+  }, { default: {} }),
+  rate_limit: Type.Object({
+    enabled: Type.Boolean({ default: true }),
+    requests_per_second: Type.Number({ default: 100, exclusiveMinimum: 0 }),
+    burst_size: Type.Integer({ default: 200, minimum: 1 }),
+  }, { default: {} }),
+  limits: Type.Object({
+    max_message_chars: Type.Integer({ default: 100_000, minimum: 1 }),
+    max_messages_per_conversation: Type.Integer({ default: 10_000, minimum: 1 }),
+    max_page_size: Type.Integer({ default: 1000, minimum: 1 }),
+    max_query_results: Type.Integer({ default: 1000, minimum: 1 }),
+    max_label_chars: Type.Integer({ default: 200, minimum: 1 }),
+    max_folder_chars: Type.Integer({ default: 512, minimum: 1 }),
+    max_folder_depth: Type.Integer({ default: 32, minimum: 1 }),
+    max_metadata_bytes: Type.Integer({ default: 16 * 1024, minimum: 2 }),
+  }, { default: {} }),
+  sessions: Type.Object({
+    /** An append after this many idle minutes starts a new session. */
+    idle_gap_minutes: Type.Number({ default: 30, minimum: 0 }),
+  }, { default: {} }),
+  bridge: Type.Object({
+    /** Start the bridge inside `npm start` (set false when it runs elsewhere). */
+    start: Type.Boolean({ default: true }),
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Type.Integer({ default: 5001, minimum: 0, maximum: 65535 }),
+    /** Where the controller reaches the bridge. */
+    url: Type.String({ default: 'http://127.0.0.1:5001' }),
+    timeout_ms: Type.Integer({ default: 30_000, minimum: 1 }),
+    max_retries: Type.Integer({ default: 3, minimum: 0 }),
+    embeddings: Type.Object({
+      provider: Provider,
+      model: Type.String({ default: '' }),
+      batch_size: Type.Integer({ default: 64, minimum: 1 }),
+    }, { default: {} }),
+    summaries: Type.Object({ provider: Provider, model: Type.String({ default: '' }) }, { default: {} }),
+    chat: Type.Object({ provider: ChatProvider, model: Type.String({ default: '' }) }, { default: {} }),
+    ollama: Type.Object({ url: Type.String({ default: 'http://127.0.0.1:11434' }) }, { default: {} }),
+    openai: Type.Object({
+      url: Type.String({ default: 'https://api.openai.com/v1' }),
+      api_key: Type.String({ default: '' }),
+    }, { default: {} }),
+  }, { default: {} }),
+  embedding_worker: Type.Object({
+    enabled: Type.Boolean({ default: true }),
+    batch_size: Type.Integer({ default: 64, minimum: 1 }),
+    poll_interval_ms: Type.Integer({ default: 250, minimum: 10 }),
+    max_backoff_ms: Type.Integer({ default: 30_000, minimum: 10 }),
+  }, { default: {} }),
+  proxy: Type.Object({
+    enabled: Type.Boolean({ default: false }),
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Type.Integer({ default: 8081, minimum: 0, maximum: 65535 }),
+    upstream_url: Type.String({ default: 'http://127.0.0.1:11434/v1' }),
+    upstream_api_key: Type.String({ default: '' }),
+  }, { default: {} }),
+}, { default: {} });
+
+export type Config = Static<typeof ConfigSchema>;
