@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Value } from '@sinclair/typebox/value';
-import type { TSchema } from '@sinclair/typebox';
+import { Value } from 'typebox/value';
+import type { TSchema } from 'typebox';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config } from './config.schema.js';
 
@@ -38,7 +38,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   const errors = [...Value.Errors(ConfigSchema, converted)];
   if (errors.length > 0) {
-    const detail = errors.slice(0, 5).map((e) => `${e.path.slice(1).replaceAll('/', '.')}: ${e.message}`);
+    const detail = errors.slice(0, 5).map((e) => `${e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}`);
     throw new ConfigError(`Invalid configuration: ${detail.join('; ')}`);
   }
   const config = Value.Clean(ConfigSchema, converted) as Config;

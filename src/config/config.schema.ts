@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
 /**
  * The whole configuration of memsvc. Every leaf has a default, so an empty

@@ -1,0 +1,285 @@
+import { statSync } from 'node:fs';
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  countWords,
+  type Conversation,
+  type ConversationStatus,
+  type Message,
+  type MessageInput,
+  type MessageRole,
+  type EmbeddingStatus,
+} from '../../domain/conversation.js';
+import { ErrorCode, LimitExceededError } from '../../domain/errors.js';
+import { ROOT_FOLDER } from '../../domain/folder-path.js';
+import { newId } from '../../domain/ids.js';
+import type {
+  AppendPolicy,
+  ConversationFilter,
+  ConversationListRequest,
+  ConversationPatch,
+  ConversationStore,
+  FolderCount,
+  NewConversation,
+  PageRequest,
+  StoreTotals,
+} from '../../ports/conversation-store.js';
+
+interface ConversationRow {
+  id: string;
+  label: string;
+  folder: string;
+  status: ConversationStatus;
+  importance_score: number;
+  word_count: number;
+  message_count: number;
+  session_count: number;
+  created_at: string;
+  updated_at: string;
+  last_message_at: string | null;
+  last_accessed_at: string;
+}
+
+interface MessageRow {
+  id: string;
+  conversation_id: string;
+  position: number;
+  role: MessageRole;
+  content: string;
+  timestamp: string;
+  metadata: string | null;
+  embedding_id: string | null;
+  embedding_status: EmbeddingStatus;
+}
+
+const SORT_COLUMNS = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  importance_score: 'importance_score',
+  label: 'label',
+} as const;
+
+/** WHERE clause and parameters for a conversation filter; folders match their subtree. */
+export function conversationWhere(filter: ConversationFilter, alias = ''): { sql: string; params: unknown[] } {
+  const col = (name: string) => (alias ? `${alias}.${name}` : name);
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.label !== undefined) {
+    clauses.push(`${col('label')} = ?`);
+    params.push(filter.label);
+  }
+  if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
+    // '0' is the character after '/', so this range is exactly the paths below the folder, using the index.
+    clauses.push(`(${col('folder')} = ? OR (${col('folder')} >= ? AND ${col('folder')} < ?))`);
+    params.push(filter.folder, `${filter.folder}/`, `${filter.folder}0`);
+  }
+  if (filter.pinned !== undefined) clauses.push(`${col('importance_score')} ${filter.pinned ? '>=' : '<'} 10`);
+  if (filter.archived !== undefined) {
+    clauses.push(`${col('status')} = ?`);
+    params.push(filter.archived ? 'archived' : 'active');
+  }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+export class SqliteConversationStore implements ConversationStore {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly file: string,
+  ) {}
+
+  async create(input: NewConversation, policy: AppendPolicy): Promise<Conversation> {
+    this.db.transaction(() => {
+      this.stmt(`INSERT INTO conversations (id, label, folder, importance_score, created_at, updated_at, last_accessed_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`).run(input.id, input.label, input.folder, input.importanceScore,
+        input.now, input.now, input.now);
+      this.appendInTransaction(input.id, input.messages, input.now, policy);
+    })();
+    return (await this.get(input.id))!;
+  }
+
+  async get(id: string): Promise<Conversation | null> {
+    const row = this.stmt('SELECT * FROM conversations WHERE id = ?').get(id) as ConversationRow | undefined;
+    return row ? toConversation(row) : null;
+  }
+
+  async list(request: ConversationListRequest): Promise<{ items: Conversation[]; total: number }> {
+    const where = conversationWhere(request.filter);
+    const column = SORT_COLUMNS[request.sort];
+    const direction = request.order === 'asc' ? 'ASC' : 'DESC';
+    const rows = this.stmt(`SELECT * FROM conversations ${where.sql}
+      ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`)
+      .all(...where.params, request.limit, request.offset) as ConversationRow[];
+    const total = this.stmt(`SELECT count(*) FROM conversations ${where.sql}`).pluck().get(...where.params) as number;
+    return { items: rows.map(toConversation), total };
+  }
+
+  async count(filter: ConversationFilter): Promise<number> {
+    const where = conversationWhere(filter);
+    return this.stmt(`SELECT count(*) FROM conversations ${where.sql}`).pluck().get(...where.params) as number;
+  }
+
+  async update(id: string, patch: ConversationPatch, now: string): Promise<boolean> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (patch.label !== undefined) { sets.push('label = ?'); params.push(patch.label); }
+    if (patch.folder !== undefined) { sets.push('folder = ?'); params.push(patch.folder); }
+    if (patch.importanceScore !== undefined) { sets.push('importance_score = ?'); params.push(patch.importanceScore); }
+    if (patch.status !== undefined) { sets.push('status = ?'); params.push(patch.status); }
+    sets.push('updated_at = ?');
+    params.push(now);
+    const result = this.stmt(`UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+    return result.changes > 0;
+  }
+
+  async setStatusMany(ids: readonly string[], status: ConversationStatus, now: string): Promise<string[]> {
+    return this.db.transaction(() => {
+      const exists = this.stmt('SELECT 1 FROM conversations WHERE id = ?').pluck();
+      const unknown = ids.filter((id) => exists.get(id) === undefined);
+      if (unknown.length > 0) return unknown;
+      const update = this.stmt('UPDATE conversations SET status = ?, updated_at = ? WHERE id = ?');
+      for (const id of ids) update.run(status, now, id);
+      return [];
+    })();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.stmt('DELETE FROM conversations WHERE id = ?').run(id).changes > 0;
+  }
+
+  async appendMessages(id: string, messages: readonly MessageInput[], now: string, policy: AppendPolicy):
+    Promise<{ conversation: Conversation; messages: Message[] } | null> {
+    const inserted = this.db.transaction(() => {
+      if (this.stmt('SELECT 1 FROM conversations WHERE id = ?').get(id) === undefined) return null;
+      return this.appendInTransaction(id, messages, now, policy);
+    })();
+    if (inserted === null) return null;
+    return { conversation: (await this.get(id))!, messages: inserted };
+  }
+
+  async listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }> {
+    const rows = this.stmt(`SELECT * FROM messages WHERE conversation_id = ? ORDER BY position LIMIT ? OFFSET ?`)
+      .all(conversationId, page.limit, page.offset) as MessageRow[];
+    const total = this.stmt('SELECT message_count FROM conversations WHERE id = ?').pluck().get(conversationId) as
+      number | undefined;
+    return { items: rows.map(toMessage), total: total ?? 0 };
+  }
+
+  async touch(id: string, now: string): Promise<void> {
+    this.stmt('UPDATE conversations SET last_accessed_at = ? WHERE id = ?').run(now, id);
+  }
+
+  async folderCounts(): Promise<FolderCount[]> {
+    return this.stmt('SELECT folder, count(*) AS count FROM conversations GROUP BY folder ORDER BY folder')
+      .all() as FolderCount[];
+  }
+
+  async totals(): Promise<StoreTotals> {
+    const row = this.stmt(`SELECT count(*) AS conversations, coalesce(sum(message_count), 0) AS messages
+      FROM conversations`).get() as { conversations: number; messages: number };
+    const embedded = this.stmt(`SELECT count(*) FROM messages WHERE embedding_status = 'done'`).pluck().get() as number;
+    return { ...row, embeddedMessages: embedded, storageBytes: this.storageBytes() };
+  }
+
+  async ping(): Promise<void> {
+    this.stmt('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Must run inside a transaction: enforces the per-conversation limit and keeps the counters true. */
+  private appendInTransaction(id: string, inputs: readonly MessageInput[], now: string, policy: AppendPolicy): Message[] {
+    const current = this.stmt(`SELECT message_count, word_count, session_count, last_message_at
+      FROM conversations WHERE id = ?`).get(id) as
+      Pick<ConversationRow, 'message_count' | 'word_count' | 'session_count' | 'last_message_at'>;
+    if (current.message_count + inputs.length > policy.maxMessagesPerConversation) {
+      throw new LimitExceededError(ErrorCode.TOO_MANY_MESSAGES,
+        `A conversation holds at most ${policy.maxMessagesPerConversation} messages ` +
+        `(it has ${current.message_count}, ${inputs.length} more were sent)`);
+    }
+    const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    let words = current.word_count;
+    let sessions = current.session_count;
+    let lastAt = current.last_message_at;
+    const messages: Message[] = inputs.map((input, index) => {
+      const timestamp = input.timestamp ?? now;
+      if (lastAt !== null && Date.parse(timestamp) - Date.parse(lastAt) > policy.sessionGapMs) sessions += 1;
+      if (lastAt === null || timestamp > lastAt) lastAt = timestamp;
+      words += countWords(input.content);
+      const message: Message = {
+        id: newId(),
+        conversationId: id,
+        position: current.message_count + index,
+        role: input.role,
+        content: input.content,
+        timestamp,
+        embeddingId: null,
+        embeddingStatus: 'pending',
+        metadata: input.metadata ?? null,
+      };
+      insert.run(message.id, id, message.position, message.role, message.content, timestamp,
+        message.metadata === null ? null : JSON.stringify(message.metadata));
+      return message;
+    });
+    if (inputs.length > 0) {
+      this.stmt(`UPDATE conversations SET message_count = ?, word_count = ?, session_count = ?,
+        last_message_at = ?, updated_at = ? WHERE id = ?`)
+        .run(current.message_count + inputs.length, words, sessions, lastAt, now, id);
+    }
+    return messages;
+  }
+
+  private storageBytes(): number {
+    if (this.file === ':memory:') return 0;
+    return [this.file, `${this.file}-wal`].reduce((sum, path) => {
+      try {
+        return sum + statSync(path).size;
+      } catch {
+        return sum;
+      }
+    }, 0);
+  }
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    label: row.label,
+    folder: row.folder,
+    status: row.status,
+    importanceScore: row.importance_score,
+    wordCount: row.word_count,
+    messageCount: row.message_count,
+    sessionCount: row.session_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastMessageAt: row.last_message_at,
+    lastAccessedAt: row.last_accessed_at,
+  };
+}
+
+function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    position: row.position,
+    role: row.role,
+    content: row.content,
+    timestamp: row.timestamp,
+    embeddingId: row.embedding_id,
+    embeddingStatus: row.embedding_status,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+  };
+}

@@ -1,0 +1,71 @@
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append-only: a released migration is never edited, a new one is added. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'conversations and messages',
+    sql: `
+      CREATE TABLE conversations (
+        id               TEXT PRIMARY KEY,
+        label            TEXT NOT NULL,
+        folder           TEXT NOT NULL DEFAULT '/',
+        status           TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived')),
+        importance_score INTEGER NOT NULL DEFAULT 5 CHECK (importance_score BETWEEN 1 AND 10),
+        word_count       INTEGER NOT NULL DEFAULT 0,
+        message_count    INTEGER NOT NULL DEFAULT 0,
+        session_count    INTEGER NOT NULL DEFAULT 1,
+        created_at       TEXT NOT NULL,
+        updated_at       TEXT NOT NULL,
+        last_message_at  TEXT,
+        last_accessed_at TEXT NOT NULL
+      );
+      CREATE INDEX conversations_updated ON conversations (updated_at DESC, id);
+      CREATE INDEX conversations_created ON conversations (created_at DESC, id);
+      CREATE INDEX conversations_folder ON conversations (folder);
+      CREATE INDEX conversations_label ON conversations (label);
+      CREATE INDEX conversations_status ON conversations (status, importance_score);
+
+      CREATE TABLE messages (
+        id               TEXT PRIMARY KEY,
+        conversation_id  TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        position         INTEGER NOT NULL,
+        role             TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system')),
+        content          TEXT NOT NULL,
+        timestamp        TEXT NOT NULL,
+        metadata         TEXT,
+        embedding_id     TEXT,
+        embedding_status TEXT NOT NULL DEFAULT 'pending' CHECK (embedding_status IN ('pending', 'done', 'failed')),
+        UNIQUE (conversation_id, position)
+      );
+      -- The embedding queue is the set of pending messages, written in the same
+      -- transaction as the messages themselves, so no acknowledged message is lost.
+      CREATE INDEX messages_embedding_pending ON messages (embedding_status) WHERE embedding_status != 'done';
+    `,
+  },
+];
+
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Set(
+    db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[],
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  let count = 0;
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+    count += 1;
+  }
+  return count;
+}

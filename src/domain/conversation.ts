@@ -1,0 +1,49 @@
+export type ConversationStatus = 'active' | 'archived';
+export type MessageRole = 'user' | 'assistant' | 'system';
+export type EmbeddingStatus = 'pending' | 'done' | 'failed';
+
+export const DEFAULT_IMPORTANCE = 5;
+export const PINNED_IMPORTANCE = 10;
+
+export interface Conversation {
+  id: string;
+  label: string;
+  folder: string;
+  status: ConversationStatus;
+  importanceScore: number;
+  wordCount: number;
+  messageCount: number;
+  sessionCount: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Time of the newest message; drives session counting. */
+  lastMessageAt: string | null;
+  /** Last time a client read this conversation; drives pruning. */
+  lastAccessedAt: string;
+}
+
+export interface Message {
+  id: string;
+  conversationId: string;
+  /** 0-based order within the conversation. */
+  position: number;
+  role: MessageRole;
+  content: string;
+  timestamp: string;
+  embeddingId: string | null;
+  embeddingStatus: EmbeddingStatus;
+  metadata: Record<string, unknown> | null;
+}
+
+/** A message as a client hands it in. */
+export interface MessageInput {
+  role: MessageRole;
+  content: string;
+  timestamp?: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+export const isPinned = (conversation: Pick<Conversation, 'importanceScore'>): boolean =>
+  conversation.importanceScore >= PINNED_IMPORTANCE;
+
+export const countWords = (text: string): number => text.match(/\S+/g)?.length ?? 0;

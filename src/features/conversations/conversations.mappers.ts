@@ -1,0 +1,52 @@
+import { isPinned, type Conversation, type Message } from '../../domain/conversation.js';
+import { NIL_UUID } from '../../domain/ids.js';
+
+export const toMessageResponse = (message: Message) => ({
+  id: message.id,
+  conversation_id: message.conversationId,
+  position: message.position,
+  role: message.role,
+  content: message.content,
+  timestamp: message.timestamp,
+  embedding_id: message.embeddingId,
+  embedding_status: message.embeddingStatus,
+  metadata: message.metadata,
+});
+
+export const toConversationResponse = (conversation: Conversation) => ({
+  id: conversation.id,
+  conversation_id: conversation.id,
+  label: conversation.label,
+  folder: conversation.folder,
+  status: conversation.status,
+  pinned: isPinned(conversation),
+  importance_score: conversation.importanceScore,
+  word_count: conversation.wordCount,
+  message_count: conversation.messageCount,
+  session_count: conversation.sessionCount,
+  created_at: conversation.createdAt,
+  updated_at: conversation.updatedAt,
+  last_accessed: conversation.lastAccessedAt,
+});
+
+/** The spec's list item: the search-hit shape standing for a whole conversation. */
+export const toListItem = (conversation: Conversation) => ({
+  conversation_id: conversation.id,
+  message_id: NIL_UUID,
+  score: 1.0,
+  content: conversation.label,
+  metadata: {
+    folder: conversation.folder,
+    status: conversation.status,
+    importance_score: conversation.importanceScore,
+    pinned: isPinned(conversation),
+    message_count: conversation.messageCount,
+    word_count: conversation.wordCount,
+    session_count: conversation.sessionCount,
+    created_at: conversation.createdAt,
+    updated_at: conversation.updatedAt,
+  },
+  label: conversation.label,
+  folder: conversation.folder,
+  timestamp: conversation.updatedAt,
+});

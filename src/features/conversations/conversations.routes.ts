@@ -1,0 +1,158 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ConversationService } from './conversations.service.js';
+import { toConversationResponse, toListItem, toMessageResponse } from './conversations.mappers.js';
+import {
+  AppendMessagesBody,
+  AppendMessagesResponse,
+  ConversationIdParams,
+  ConversationResponse,
+  CountQuery,
+  CountResponse,
+  CreateConversationBody,
+  CreateConversationResponse,
+  ErrorResponse,
+  FolderTreeResponse,
+  GetConversationQuery,
+  ListConversationsQuery,
+  ListConversationsResponse,
+  ListMessagesQuery,
+  ListMessagesResponse,
+  SetImportanceBody,
+  UpdateFolderBody,
+  UpdateLabelBody,
+} from './conversations.schemas.js';
+
+const tags = ['conversations'];
+const Empty = Type.Unsafe<undefined>({ description: 'Empty body' });
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+
+export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (
+  app,
+  { conversations },
+) => {
+  app.post('/conversations', {
+    schema: { tags, summary: 'Create a conversation', body: CreateConversationBody,
+      response: { 201: CreateConversationResponse, ...errors } },
+  }, async (request, reply) => {
+    const body = request.body;
+    const conversation = await conversations.create({
+      label: body.label,
+      folder: body.folder,
+      messages: body.messages,
+      importanceScore: body.importance_score ?? body.importance,
+    });
+    const { pinned: _pinned, last_accessed: _accessed, ...response } = toConversationResponse(conversation);
+    return reply.code(201).send(response);
+  });
+
+  app.get('/conversations', {
+    schema: { tags, summary: 'List conversations', querystring: ListConversationsQuery,
+      response: { 200: ListConversationsResponse, ...errors } },
+  }, async (request) => {
+    const { page, page_size: pageSize, sort, order, ...filter } = request.query;
+    const { items, total } = await conversations.list({
+      offset: (page - 1) * pageSize, limit: pageSize, sort, order, filter,
+    });
+    return { results: items.map(toListItem), total, page, page_size: pageSize };
+  });
+
+  app.get('/conversations/count', {
+    schema: { tags, summary: 'Count conversations (all, by label, or by folder subtree)', querystring: CountQuery,
+      response: { 200: CountResponse, ...errors } },
+  }, async (request) => ({ count: await conversations.count(request.query), ...request.query }));
+
+  app.get('/folders', {
+    schema: { tags, summary: 'Folder tree with conversation counts', response: { 200: FolderTreeResponse, ...errors } },
+  }, async () => ({ folders: await conversations.folderTree() }));
+
+  app.get('/conversations/:id', {
+    schema: { tags, summary: 'Get a conversation', params: ConversationIdParams, querystring: GetConversationQuery,
+      response: { 200: ConversationResponse, ...errors } },
+  }, async (request) => {
+    const conversation = await conversations.get(request.params.id);
+    const response = toConversationResponse(conversation);
+    if (request.query.include !== 'messages') return response;
+    const messages = await conversations.allMessages(conversation.id);
+    return { ...response, messages: messages.map(toMessageResponse) };
+  });
+
+  app.put('/conversations/:id/label', {
+    schema: { tags, summary: 'Update label and folder', params: ConversationIdParams, body: UpdateLabelBody,
+      response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.update(request.params.id, { label: request.body.label, folder: request.body.folder });
+    return reply.code(200).send();
+  });
+
+  app.put('/conversations/:id/folder', {
+    schema: { tags, summary: 'Move to a folder', params: ConversationIdParams, body: UpdateFolderBody,
+      response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.update(request.params.id, { folder: request.body.folder });
+    return reply.code(200).send();
+  });
+
+  app.put('/conversations/:id/importance', {
+    schema: { tags, summary: 'Set importance (1-10)', params: ConversationIdParams, body: SetImportanceBody,
+      response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.update(request.params.id, { importanceScore: request.body.importance_score });
+    return reply.code(200).send();
+  });
+
+  app.put('/conversations/:id/pin', {
+    schema: { tags, summary: 'Pin (importance 10)', params: ConversationIdParams, response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.pin(request.params.id);
+    return reply.code(200).send();
+  });
+
+  app.put('/conversations/:id/archive', {
+    schema: { tags, summary: 'Archive', params: ConversationIdParams, response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.setStatus(request.params.id, 'archived');
+    return reply.code(200).send();
+  });
+
+  app.put('/conversations/:id/unarchive', {
+    schema: { tags, summary: 'Restore an archived conversation to active', params: ConversationIdParams,
+      response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.setStatus(request.params.id, 'active');
+    return reply.code(200).send();
+  });
+
+  app.delete('/conversations/:id', {
+    schema: { tags, summary: 'Delete with all messages and embeddings', params: ConversationIdParams,
+      response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await conversations.delete(request.params.id);
+    return reply.code(200).send();
+  });
+
+  app.post('/conversations/:id/messages', {
+    schema: { tags, summary: 'Append messages', params: ConversationIdParams, body: AppendMessagesBody,
+      response: { 201: AppendMessagesResponse, ...errors } },
+  }, async (request, reply) => {
+    const { conversation, messages } = await conversations.appendMessages(request.params.id, request.body.messages);
+    return reply.code(201).send({
+      conversation_id: conversation.id,
+      message_count: conversation.messageCount,
+      session_count: conversation.sessionCount,
+      word_count: conversation.wordCount,
+      messages: messages.map(toMessageResponse),
+    });
+  });
+
+  app.get('/conversations/:id/messages', {
+    schema: { tags, summary: 'Page through messages in order', params: ConversationIdParams,
+      querystring: ListMessagesQuery, response: { 200: ListMessagesResponse, ...errors } },
+  }, async (request) => {
+    const { page, page_size: pageSize } = request.query;
+    const { items, total } = await conversations.listMessages(request.params.id, {
+      offset: (page - 1) * pageSize, limit: pageSize,
+    });
+    return { results: items.map(toMessageResponse), total, page, page_size: pageSize };
+  });
+};

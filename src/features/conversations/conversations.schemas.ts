@@ -1,0 +1,170 @@
+import { Type, type Static } from 'typebox';
+import { StringEnum } from '../../http/schema-types.js';
+
+/** Shared building blocks, also used by other features and the MCP tools. */
+export const ErrorResponse = Type.Object(
+  { error: Type.String(), code: Type.Optional(Type.String()) },
+  { $id: 'ErrorResponse', description: 'Every error: a message for people and a stable code for programs.' },
+);
+
+export const Role = StringEnum(['user', 'assistant', 'system']);
+export const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+export const Timestamp = Type.String({ description: 'ISO 8601, UTC, with Z' });
+
+export const MessageInput = Type.Object({
+  role: Role,
+  content: Type.String({ minLength: 1, description: 'At most limits.max_message_chars (100,000) characters.' }),
+  timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'When it was said; default now.' })),
+  metadata: Type.Optional(Metadata),
+}, { additionalProperties: false });
+export type MessageInput = Static<typeof MessageInput>;
+
+export const MessageResponse = Type.Object({
+  id: Type.String(),
+  conversation_id: Type.String(),
+  position: Type.Integer(),
+  role: Role,
+  content: Type.String(),
+  timestamp: Timestamp,
+  embedding_id: Type.Union([Type.String(), Type.Null()]),
+  embedding_status: Type.String({ description: 'pending, done or failed' }),
+  metadata: Metadata,
+});
+
+export const ConversationIdParams = Type.Object({ id: Type.String() });
+
+export const CreateConversationBody = Type.Object({
+  label: Type.String({ description: 'Required; 1 to limits.max_label_chars (200) characters after trimming.' }),
+  folder: Type.Optional(Type.String({ description: 'Path such as /work/backend; default "/".' })),
+  messages: Type.Array(MessageInput, { description: 'May be empty; append more later.' }),
+  importance_score: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  importance: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Alias of importance_score.' })),
+}, { additionalProperties: false });
+export type CreateConversationBody = Static<typeof CreateConversationBody>;
+
+export const CreateConversationResponse = Type.Object({
+  id: Type.String(),
+  conversation_id: Type.String(),
+  label: Type.String(),
+  folder: Type.String(),
+  status: Type.String(),
+  importance_score: Type.Integer(),
+  message_count: Type.Integer(),
+  word_count: Type.Integer(),
+  session_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ConversationResponse = Type.Object({
+  id: Type.String(),
+  conversation_id: Type.String(),
+  label: Type.String(),
+  folder: Type.String(),
+  status: Type.String(),
+  pinned: Type.Boolean(),
+  importance_score: Type.Integer(),
+  word_count: Type.Integer(),
+  message_count: Type.Integer(),
+  session_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  last_accessed: Timestamp,
+  messages: Type.Optional(Type.Array(MessageResponse)),
+});
+
+export const GetConversationQuery = Type.Object({
+  include: Type.Optional(StringEnum(['messages'], { description: 'Return all messages inline.' })),
+});
+
+export const BooleanQuery = Type.Boolean({ description: 'true or false' });
+
+export const ListConversationsQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, default: 50, description: 'At most limits.max_page_size (1000).' }),
+  label: Type.Optional(Type.String()),
+  folder: Type.Optional(Type.String({ description: 'Matches the folder and its subfolders.' })),
+  pinned: Type.Optional(BooleanQuery),
+  archived: Type.Optional(BooleanQuery),
+  sort: StringEnum(['updated_at', 'created_at', 'importance_score', 'label'], { default: 'updated_at' }),
+  order: StringEnum(['desc', 'asc'], { default: 'desc' }),
+}, { additionalProperties: false });
+export type ListConversationsQuery = Static<typeof ListConversationsQuery>;
+
+/** A list item in the search-hit shape, standing for a whole conversation. */
+export const ConversationListItem = Type.Object({
+  conversation_id: Type.String(),
+  message_id: Type.String({ description: 'Always the nil UUID for list items.' }),
+  score: Type.Number(),
+  content: Type.String({ description: 'The label.' }),
+  metadata: Type.Object({
+    folder: Type.String(),
+    status: Type.String(),
+    importance_score: Type.Integer(),
+    pinned: Type.Boolean(),
+    message_count: Type.Integer(),
+    word_count: Type.Integer(),
+    session_count: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  }),
+  label: Type.String(),
+  folder: Type.String(),
+  timestamp: Type.String({ description: 'updated_at of the conversation' }),
+});
+
+export const ListConversationsResponse = Type.Object({
+  results: Type.Array(ConversationListItem),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+
+export const UpdateLabelBody = Type.Object({ label: Type.String(), folder: Type.String() }, { additionalProperties: false });
+export const UpdateFolderBody = Type.Object({ folder: Type.String() }, { additionalProperties: false });
+export const SetImportanceBody = Type.Object(
+  { importance_score: Type.Integer({ minimum: 1, maximum: 10 }) },
+  { additionalProperties: false },
+);
+
+export const CountQuery = Type.Object({
+  label: Type.Optional(Type.String()),
+  folder: Type.Optional(Type.String()),
+}, { additionalProperties: false });
+
+export const CountResponse = Type.Object({
+  count: Type.Integer(),
+  label: Type.Optional(Type.String()),
+  folder: Type.Optional(Type.String()),
+});
+
+export const AppendMessagesBody = Type.Object({ messages: Type.Array(MessageInput, { minItems: 1 }) },
+  { additionalProperties: false });
+
+export const AppendMessagesResponse = Type.Object({
+  conversation_id: Type.String(),
+  message_count: Type.Integer(),
+  session_count: Type.Integer(),
+  word_count: Type.Integer(),
+  messages: Type.Array(MessageResponse),
+});
+
+export const ListMessagesQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, default: 100, description: 'At most limits.max_page_size (1000).' }),
+}, { additionalProperties: false });
+
+export const ListMessagesResponse = Type.Object({
+  results: Type.Array(MessageResponse),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+});
+
+export const FolderTreeResponse = Type.Object({
+  folders: Type.Array(Type.Object({
+    folder: Type.String(),
+    count: Type.Integer({ description: 'Conversations directly in this folder' }),
+    total: Type.Integer({ description: 'Conversations in this folder and below' }),
+  })),
+});

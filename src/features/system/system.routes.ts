@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Gauge } from 'prom-client';
+import type { ConversationStore } from '../../ports/conversation-store.js';
+import type { HttpMetrics } from '../../http/http-metrics.js';
+import { ErrorResponse } from '../conversations/conversations.schemas.js';
+import { runHealthChecks, type HealthCheck } from './health.js';
+
+export interface SystemRouteOptions {
+  store: ConversationStore;
+  checks: readonly HealthCheck[];
+  metrics: HttpMetrics;
+  startedAt: number;
+  /** Extra statistics other features contribute (e.g. the embedding queue). */
+  extraStats?: () => Promise<Record<string, unknown>>;
+}
+
+const HealthResponse = Type.Object({
+  status: Type.Union([Type.Literal('healthy'), Type.Literal('unhealthy')]),
+  timestamp: Type.String(),
+  checks: Type.Record(Type.String(), Type.Object({
+    status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+    latency_ms: Type.Number(),
+    error: Type.Optional(Type.String()),
+  }, { additionalProperties: true })),
+  uptime_seconds: Type.Integer(),
+});
+
+const StatsResponse = Type.Object({
+  total_conversations: Type.Integer(),
+  total_messages: Type.Integer(),
+  storage_size_mb: Type.Number(),
+  embeddings_count: Type.Integer(),
+  uptime_seconds: Type.Integer(),
+  requests_total: Type.Integer(),
+  errors_total: Type.Integer({ description: 'Responses with status >= 500 since start' }),
+}, { additionalProperties: true });
+
+export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async (app, options) => {
+  const { store, checks, metrics, startedAt } = options;
+
+  // Gauges read the store when scraped, so they are never stale and cost nothing between scrapes.
+  new Gauge({
+    name: 'memsvc_conversations_total', help: 'Stored conversations', registers: [metrics.registry],
+    async collect() { this.set((await store.totals()).conversations); },
+  });
+  new Gauge({
+    name: 'memsvc_messages_total', help: 'Stored messages', registers: [metrics.registry],
+    async collect() { this.set((await store.totals()).messages); },
+  });
+
+  app.get('/health', {
+    config: { public: true },
+    schema: { tags: ['system'], summary: 'Health of each component (no auth)', response: { 200: HealthResponse, 503: HealthResponse } },
+  }, async (_request, reply) => {
+    const report = await runHealthChecks(checks, startedAt);
+    return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
+  });
+
+  app.get('/metrics', {
+    config: { public: true },
+    schema: { tags: ['system'], summary: 'Prometheus metrics (no auth)', produces: ['text/plain'] },
+  }, async (_request, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(text);
+  });
+
+  app.get('/stats', {
+    schema: { tags: ['system'], summary: 'Service statistics', response: { 200: StatsResponse, 401: ErrorResponse } },
+  }, async () => {
+    const current = await store.totals();
+    return {
+      total_conversations: current.conversations,
+      total_messages: current.messages,
+      storage_size_mb: Math.round((current.storageBytes / (1024 * 1024)) * 100) / 100,
+      embeddings_count: current.embeddedMessages,
+      uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
+      requests_total: await metrics.requestsTotal(),
+      errors_total: await metrics.serverErrorsTotal(),
+      ...(options.extraStats ? await options.extraStats() : {}),
+    };
+  });
+};

@@ -1,0 +1,97 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config/config.schema.js';
+import { AppError, ErrorCode } from '../domain/errors.js';
+import { createKeyVerifier, presentedKey } from './auth.js';
+import { registerErrorHandling } from './error-handler.js';
+import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
+import { createRateLimiter } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without an API key. */
+    public?: boolean;
+  }
+}
+
+export interface HttpAppOptions {
+  config: Config;
+  apiKey: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The bare HTTP app: JSON parsing, auth, rate limit, errors, metrics and the
+ * OpenAPI document. Features register their routes on it (see controller.app.ts).
+ */
+export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: FastifyInstance; metrics: HttpMetrics }> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.server.log_level },
+    bodyLimit: config.server.body_limit_bytes,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  acceptEmptyJsonBodies(app);
+  registerErrorHandling(app);
+  const metrics = registerHttpMetrics(app);
+  registerAuthAndRateLimit(app, options);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'memsvc', version: '1.0.0', description: 'Persistent conversation memory for LLM applications' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  return { app, metrics };
+}
+
+/** Bodiless PUTs sent with a JSON content type must not fail: an empty body parses as "no body". */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+}
+
+function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions): void {
+  const verify = createKeyVerifier(options.apiKey);
+  const limit = options.config.rate_limit.enabled
+    ? createRateLimiter({
+      requestsPerSecond: options.config.rate_limit.requests_per_second,
+      burstSize: options.config.rate_limit.burst_size,
+    })
+    : null;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.public || request.url.startsWith('/docs')) return;
+    const key = presentedKey(request);
+    const valid = verify(key);
+    if (limit) {
+      // Valid keys share their bucket; failed attempts are limited per address, so guessing is throttled too.
+      const decision = await limit(valid ? `key:${key}` : `ip:${request.ip}`);
+      reply.header('RateLimit-Limit', decision.limit);
+      reply.header('RateLimit-Remaining', decision.remaining);
+      reply.header('RateLimit-Reset', decision.resetSeconds);
+      if (!decision.allowed) {
+        reply.header('Retry-After', decision.retryAfterSeconds);
+        throw new AppError(429, ErrorCode.RATE_LIMITED, `Rate limit exceeded: retry after ${decision.retryAfterSeconds} s`);
+      }
+    }
+    if (!valid) throw new AppError(401, ErrorCode.UNAUTHORIZED, 'Invalid or missing API key');
+  });
+}

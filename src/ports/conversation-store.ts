@@ -1,0 +1,81 @@
+import type { Conversation, ConversationStatus, Message, MessageInput } from '../domain/conversation.js';
+
+export interface ConversationFilter {
+  label?: string;
+  /** Matches the folder and its subfolders. */
+  folder?: string;
+  pinned?: boolean;
+  archived?: boolean;
+}
+
+export type ConversationSortField = 'created_at' | 'updated_at' | 'importance_score' | 'label';
+
+export interface PageRequest {
+  offset: number;
+  limit: number;
+}
+
+export interface ConversationListRequest extends PageRequest {
+  filter: ConversationFilter;
+  sort: ConversationSortField;
+  order: 'asc' | 'desc';
+}
+
+export interface NewConversation {
+  id: string;
+  label: string;
+  folder: string;
+  importanceScore: number;
+  messages: readonly MessageInput[];
+  now: string;
+}
+
+export interface ConversationPatch {
+  label?: string;
+  folder?: string;
+  importanceScore?: number;
+  status?: ConversationStatus;
+}
+
+export interface AppendPolicy {
+  maxMessagesPerConversation: number;
+  /** An idle gap longer than this between two messages starts a new session. */
+  sessionGapMs: number;
+}
+
+export interface StoreTotals {
+  conversations: number;
+  messages: number;
+  embeddedMessages: number;
+  storageBytes: number;
+}
+
+export interface FolderCount {
+  folder: string;
+  count: number;
+}
+
+/**
+ * Durable home of conversations and messages. Every method is atomic:
+ * it either applies entirely or leaves the store unchanged.
+ */
+export interface ConversationStore {
+  create(input: NewConversation, policy: AppendPolicy): Promise<Conversation>;
+  get(id: string): Promise<Conversation | null>;
+  list(request: ConversationListRequest): Promise<{ items: Conversation[]; total: number }>;
+  count(filter: ConversationFilter): Promise<number>;
+  /** Returns false when the conversation does not exist. */
+  update(id: string, patch: ConversationPatch, now: string): Promise<boolean>;
+  /** Sets status for all ids, or none when any id is unknown (returns the unknown ids). */
+  setStatusMany(ids: readonly string[], status: ConversationStatus, now: string): Promise<string[]>;
+  delete(id: string): Promise<boolean>;
+  /** Appends in order; returns null when the conversation does not exist. */
+  appendMessages(id: string, messages: readonly MessageInput[], now: string, policy: AppendPolicy):
+    Promise<{ conversation: Conversation; messages: Message[] } | null>;
+  listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }>;
+  touch(id: string, now: string): Promise<void>;
+  folderCounts(): Promise<FolderCount[]>;
+  totals(): Promise<StoreTotals>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
