@@ -3,38 +3,76 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.schema.js';
 import { openSqliteDatabase } from './adapters/sqlite/sqlite-database.js';
 import { SqliteConversationStore } from './adapters/sqlite/sqlite-conversation.store.js';
+import { SqliteEmbeddingQueue } from './adapters/sqlite/sqlite-embedding.queue.js';
+import { SqliteMessageSearch } from './adapters/sqlite/sqlite-message-search.js';
+import { UsearchVectorIndex } from './adapters/vector/usearch-vector.index.js';
+import { HttpBridgeClient } from './adapters/bridge-client/http-bridge.client.js';
 import { buildHttpApp } from './http/app.js';
 import { ConversationService } from './features/conversations/conversations.service.js';
 import { conversationRoutes } from './features/conversations/conversations.routes.js';
+import { EmbeddingsService } from './features/embeddings/embeddings.service.js';
+import { embeddingRoutes } from './features/embeddings/embeddings.routes.js';
+import { SearchService } from './features/search/search.service.js';
+import { searchRoutes } from './features/search/search.routes.js';
+import { VectorIndexHolder } from './features/search/vector-index.holder.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import type { HealthCheck } from './features/system/health.js';
+import { EmbeddingWorker } from './worker/embedding.worker.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import type { EmbeddingProvider } from './ports/embedding-provider.js';
 
 export interface ControllerOptions {
   config: Config;
   apiKey: string;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Defaults to the HTTP bridge at config.bridge.url. */
+  embeddingProvider?: EmbeddingProvider;
 }
 
 export interface Controller {
   app: FastifyInstance;
   store: ConversationStore;
   conversations: ConversationService;
+  search: SearchService;
+  embeddings: EmbeddingsService;
+  worker: EmbeddingWorker;
   close(): Promise<void>;
 }
 
 export const DATABASE_FILE = 'memsvc.db';
+const MAX_EMBEDDING_ATTEMPTS = 5;
+const INDEX_SAVE_INTERVAL_MS = 30_000;
 
 /** Composition root of the controller: adapters, services and routes wired together, not yet listening. */
 export async function buildController(options: ControllerOptions): Promise<Controller> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const databaseFile = join(config.server.data_dir, DATABASE_FILE);
+  const dataDir = config.server.data_dir;
+  const databaseFile = join(dataDir, DATABASE_FILE);
   const db = openSqliteDatabase(databaseFile);
   const store = new SqliteConversationStore(db, databaseFile);
+  const queue = new SqliteEmbeddingQueue(db);
+  const reader = new SqliteMessageSearch(db);
+  const provider = options.embeddingProvider
+    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
 
+  const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
+  const log = app.log;
+
+  const holder = new VectorIndexHolder(queue,
+    (model, dimension) => UsearchVectorIndex.open(join(dataDir, 'vectors'), model, dimension), log);
+  await holder.start();
+  const worker = new EmbeddingWorker(queue, provider, holder, {
+    batchSize: config.embedding_worker.batch_size,
+    pollIntervalMs: config.embedding_worker.poll_interval_ms,
+    maxBackoffMs: config.embedding_worker.max_backoff_ms,
+    maxAttempts: MAX_EMBEDDING_ATTEMPTS,
+    saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
+  }, log);
+
+  const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
   const conversations = new ConversationService({
     store,
     clock,
@@ -48,14 +86,49 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       maxFolderDepth: config.limits.max_folder_depth,
       maxMetadataBytes: config.limits.max_metadata_bytes,
     },
+    onMessagesStored: () => worker.wake(),
+    onConversationDeleted: (keys) => holder.current().index?.remove(keys),
+  });
+  const search = new SearchService({
+    provider, holder, queue, reader, folderLimits, log,
+    maxResults: config.limits.max_query_results,
+    defaultMode: config.search.default_mode,
+  });
+  const embeddings = new EmbeddingsService({
+    queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
   });
 
-  const checks: HealthCheck[] = [{ name: 'database', run: () => store.ping() }];
+  const checks: HealthCheck[] = [
+    { name: 'database', run: () => store.ping() },
+    {
+      name: 'vector_store',
+      run: async () => {
+        const { mismatch } = holder.current();
+        if (mismatch) {
+          throw new Error(`embedding model changed from ${mismatch.recorded.model} to ${mismatch.current.model}; ` +
+            'run POST /api/v1/rebuild-embeddings');
+        }
+      },
+      details: async () => {
+        const status = await embeddings.status();
+        return { model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed };
+      },
+    },
+    { name: 'llm_bridge', run: async () => { await provider.health(); }, details: async () => ({ url: config.bridge.url }) },
+  ];
 
-  const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(systemRoutes, { store, checks, metrics, startedAt: Date.now() });
+  await app.register(searchRoutes, { prefix: '/api/v1', search });
+  await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
+  await app.register(systemRoutes, {
+    store, checks, metrics, startedAt: Date.now(),
+    extraStats: async () => ({ embeddings: await embeddings.status() }),
+  });
 
-  app.addHook('onClose', async () => { await store.close(); });
-  return { app, store, conversations, close: () => app.close() };
+  if (config.embedding_worker.enabled) worker.start();
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    await store.close();
+  });
+  return { app, store, conversations, search, embeddings, worker, close: () => app.close() };
 }

@@ -1,12 +1,18 @@
 import { loadConfig } from './config/config.loader.js';
 import { resolveApiKey } from './config/api-key.js';
 import { buildController } from './controller.js';
+import { superviseBridge } from './bridge-process.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  let config = loadConfig();
+  // A bridge we start ourselves is where we started it, whatever bridge.url says.
+  if (config.bridge.start) {
+    config = loadConfig({ overrides: { bridge: { url: `http://${config.bridge.host}:${config.bridge.port}` } } });
+  }
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir);
   const controller = await buildController({ config, apiKey: apiKey.key });
   const { app } = controller;
+  const bridge = config.bridge.start ? superviseBridge(process.env, app.log) : null;
 
   if (apiKey.generated) {
     // Printed once, on the first start, to stdout rather than the log stream.
@@ -15,7 +21,7 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
-    await controller.close();
+    await Promise.all([controller.close(), bridge?.stop()]);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

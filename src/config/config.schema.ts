@@ -67,6 +67,10 @@ export const ConfigSchema = Type.Object({
     poll_interval_ms: Type.Integer({ default: 250, minimum: 10 }),
     max_backoff_ms: Type.Integer({ default: 30_000, minimum: 10 }),
   }, { default: {} }),
+  search: Type.Object({
+    /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
+    default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
+  }, { default: {} }),
   proxy: Type.Object({
     enabled: Type.Boolean({ default: false }),
     host: Type.String({ default: '127.0.0.1' }),

@@ -68,7 +68,8 @@ export interface ConversationStore {
   update(id: string, patch: ConversationPatch, now: string): Promise<boolean>;
   /** Sets status for all ids, or none when any id is unknown (returns the unknown ids). */
   setStatusMany(ids: readonly string[], status: ConversationStatus, now: string): Promise<string[]>;
-  delete(id: string): Promise<boolean>;
+  /** Removes the conversation with its messages and vectors; returns the removed messages' keys, or null if absent. */
+  delete(id: string): Promise<number[] | null>;
   /** Appends in order; returns null when the conversation does not exist. */
   appendMessages(id: string, messages: readonly MessageInput[], now: string, policy: AppendPolicy):
     Promise<{ conversation: Conversation; messages: Message[] } | null>;

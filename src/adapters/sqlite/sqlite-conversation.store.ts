@@ -12,6 +12,7 @@ import {
 import { ErrorCode, LimitExceededError } from '../../domain/errors.js';
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
+import { folderSubtree } from './sqlite-filters.js';
 import type {
   AppendPolicy,
   ConversationFilter,
@@ -68,9 +69,9 @@ export function conversationWhere(filter: ConversationFilter, alias = ''): { sql
     params.push(filter.label);
   }
   if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
-    // '0' is the character after '/', so this range is exactly the paths below the folder, using the index.
-    clauses.push(`(${col('folder')} = ? OR (${col('folder')} >= ? AND ${col('folder')} < ?))`);
-    params.push(filter.folder, `${filter.folder}/`, `${filter.folder}0`);
+    const subtree = folderSubtree(col('folder'), filter.folder);
+    clauses.push(subtree.sql);
+    params.push(...subtree.params);
   }
   if (filter.pinned !== undefined) clauses.push(`${col('importance_score')} ${filter.pinned ? '>=' : '<'} 10`);
   if (filter.archived !== undefined) {
@@ -143,8 +144,12 @@ export class SqliteConversationStore implements ConversationStore {
     })();
   }
 
-  async delete(id: string): Promise<boolean> {
-    return this.stmt('DELETE FROM conversations WHERE id = ?').run(id).changes > 0;
+  async delete(id: string): Promise<number[] | null> {
+    return this.db.transaction(() => {
+      const keys = this.stmt('SELECT seq FROM messages WHERE conversation_id = ?').pluck().all(id) as number[];
+      const deleted = this.stmt('DELETE FROM conversations WHERE id = ?').run(id).changes > 0;
+      return deleted ? keys : null;
+    })();
   }
 
   async appendMessages(id: string, messages: readonly MessageInput[], now: string, policy: AppendPolicy):
@@ -177,7 +182,7 @@ export class SqliteConversationStore implements ConversationStore {
   async totals(): Promise<StoreTotals> {
     const row = this.stmt(`SELECT count(*) AS conversations, coalesce(sum(message_count), 0) AS messages
       FROM conversations`).get() as { conversations: number; messages: number };
-    const embedded = this.stmt(`SELECT count(*) FROM messages WHERE embedding_status = 'done'`).pluck().get() as number;
+    const embedded = this.stmt('SELECT count(*) FROM message_vectors').pluck().get() as number;
     return { ...row, embeddedMessages: embedded, storageBytes: this.storageBytes() };
   }
 

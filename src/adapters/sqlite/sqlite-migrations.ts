@@ -33,7 +33,10 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX conversations_status ON conversations (status, importance_score);
 
       CREATE TABLE messages (
-        id               TEXT PRIMARY KEY,
+        -- A stable integer key (unlike the implicit rowid, VACUUM never changes it): the
+        -- full-text rowid and the vector key of the message.
+        seq              INTEGER PRIMARY KEY,
+        id               TEXT NOT NULL UNIQUE,
         conversation_id  TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
         position         INTEGER NOT NULL,
         role             TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system')),
@@ -46,7 +49,35 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       -- The embedding queue is the set of pending messages, written in the same
       -- transaction as the messages themselves, so no acknowledged message is lost.
-      CREATE INDEX messages_embedding_pending ON messages (embedding_status) WHERE embedding_status != 'done';
+      CREATE INDEX messages_embedding_pending ON messages (embedding_status, seq) WHERE embedding_status != 'done';
+      CREATE INDEX messages_timestamp ON messages (timestamp);
+    `,
+  },
+  {
+    version: 2,
+    name: 'full-text index, vectors and embedding state',
+    sql: `
+      CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, content = 'messages', content_rowid = 'seq',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.seq, new.content);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+      END;
+
+      -- The source of truth for vectors: the approximate index is rebuilt from here.
+      CREATE TABLE message_vectors (
+        message_seq INTEGER PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE,
+        model       TEXT NOT NULL,
+        vector      BLOB NOT NULL
+      );
+      ALTER TABLE messages ADD COLUMN embedding_attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE messages ADD COLUMN embedding_error TEXT;
+
+      CREATE TABLE service_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
   },
 ];

@@ -1,0 +1,122 @@
+import type { Database } from 'better-sqlite3';
+import type { SearchFilter } from '../../domain/search.js';
+import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
+import { searchFilterWhere } from './sqlite-filters.js';
+
+const MODEL_STATE_KEY = 'embedding_model';
+
+export const vectorToBlob = (vector: Float32Array): Buffer =>
+  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+
+/** Copies, because SQLite's buffers need not be 4-byte aligned as Float32Array requires. */
+export function blobToVector(blob: Buffer): Float32Array {
+  const bytes = new Uint8Array(blob.byteLength);
+  bytes.set(blob);
+  return new Float32Array(bytes.buffer);
+}
+
+export class SqliteEmbeddingQueue implements EmbeddingQueue {
+  constructor(private readonly db: Database) {}
+
+  async nextPending(limit: number): Promise<PendingMessage[]> {
+    const rows = this.db.prepare(`
+      SELECT m.seq AS key, m.content, m.embedding_attempts AS attempts,
+             prev.content AS previous, next.content AS next
+      FROM messages m
+      LEFT JOIN messages prev ON prev.conversation_id = m.conversation_id AND prev.position = m.position - 1
+      LEFT JOIN messages next ON next.conversation_id = m.conversation_id AND next.position = m.position + 1
+      WHERE m.embedding_status = 'pending'
+      ORDER BY m.seq
+      LIMIT ?`).all(limit) as Array<{ key: number; content: string; attempts: number; previous: string | null; next: string | null }>;
+    return rows.map((row) => ({
+      key: row.key,
+      content: row.content,
+      attempts: row.attempts,
+      ...(row.previous !== null ? { previous: row.previous } : {}),
+      ...(row.next !== null ? { next: row.next } : {}),
+    }));
+  }
+
+  async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
+    const insert = this.db.prepare(`INSERT OR REPLACE INTO message_vectors (message_seq, model, vector)
+      SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE seq = ?)`);
+    const markDone = this.db.prepare(`UPDATE messages
+      SET embedding_status = 'done', embedding_id = ?, embedding_error = NULL WHERE seq = ?`);
+    return this.db.transaction(() => {
+      const stored: number[] = [];
+      for (const { key, vector } of items) {
+        if (insert.run(key, model, vectorToBlob(vector), key).changes === 0) continue;
+        markDone.run(String(key), key);
+        stored.push(key);
+      }
+      return stored;
+    })();
+  }
+
+  async recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void> {
+    const update = this.db.prepare(`UPDATE messages SET
+        embedding_attempts = embedding_attempts + 1,
+        embedding_error = ?,
+        embedding_status = CASE WHEN embedding_attempts + 1 >= ? THEN 'failed' ELSE 'pending' END
+      WHERE seq = ?`);
+    this.db.transaction(() => { for (const key of keys) update.run(error.slice(0, 500), maxAttempts, key); })();
+  }
+
+  async counts(): Promise<EmbeddingCounts> {
+    const rows = this.db.prepare(`SELECT embedding_status AS status, count(*) AS n FROM messages
+      WHERE embedding_status != 'done' GROUP BY embedding_status`).all() as Array<{ status: string; n: number }>;
+    const total = this.db.prepare('SELECT coalesce(sum(message_count), 0) FROM conversations').pluck().get() as number;
+    const pending = rows.find((row) => row.status === 'pending')?.n ?? 0;
+    const failed = rows.find((row) => row.status === 'failed')?.n ?? 0;
+    return { pending, failed, done: Math.max(0, total - pending - failed) };
+  }
+
+  async resetAll(): Promise<void> {
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM message_vectors');
+      this.db.exec(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
+        embedding_attempts = 0, embedding_error = NULL`);
+      this.db.prepare('DELETE FROM service_state WHERE key = ?').run(MODEL_STATE_KEY);
+    })();
+  }
+
+  async *allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>> {
+    const page = this.db.prepare(`SELECT message_seq AS key, vector FROM message_vectors
+      WHERE message_seq > ? ORDER BY message_seq LIMIT ?`);
+    let after = -1;
+    for (;;) {
+      const rows = page.all(after, chunkSize) as Array<{ key: number; vector: Buffer }>;
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.key;
+      yield rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
+    }
+  }
+
+  async vectorsMatching(filter: SearchFilter, limit: number): Promise<Array<{ key: number; vector: Float32Array }>> {
+    const where = searchFilterWhere(filter);
+    const rows = this.db.prepare(`
+      SELECT v.message_seq AS key, v.vector FROM message_vectors v
+      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as Array<{ key: number; vector: Buffer }>;
+    return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
+  }
+
+  async countVectorsMatching(filter: SearchFilter, limit: number): Promise<number> {
+    const where = searchFilterWhere(filter);
+    return this.db.prepare(`SELECT count(*) FROM (
+      SELECT 1 FROM message_vectors v
+      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
+  }
+
+  async recordedModel(): Promise<EmbeddingModelInfo | null> {
+    const value = this.db.prepare('SELECT value FROM service_state WHERE key = ?').pluck().get(MODEL_STATE_KEY) as
+      string | undefined;
+    return value === undefined ? null : (JSON.parse(value) as EmbeddingModelInfo);
+  }
+
+  async recordModel(info: EmbeddingModelInfo): Promise<void> {
+    this.db.prepare('INSERT OR REPLACE INTO service_state (key, value) VALUES (?, ?)')
+      .run(MODEL_STATE_KEY, JSON.stringify(info));
+  }
+}

@@ -1,0 +1,38 @@
+import type { MessageRole } from './conversation.js';
+
+/** Which messages a search may return. Folders match their subtree; dates bound the message timestamp. */
+export interface SearchFilter {
+  folder?: string;
+  label?: string;
+  importanceMin?: number;
+  importanceMax?: number;
+  dateFrom?: string;
+  dateTo?: string;
+  /** true: only archived conversations; false: only active ones; absent: both. */
+  archived?: boolean;
+  /** Conversations to leave out entirely (e.g. excluded folders in context assembly). */
+  excludedFolders?: readonly string[];
+}
+
+/** A message found by a search, with what a client needs to cite it. */
+export interface MessageHit {
+  key: number;
+  messageId: string;
+  conversationId: string;
+  role: MessageRole;
+  content: string;
+  timestamp: string;
+  embeddingId: string | null;
+  metadata: Record<string, unknown> | null;
+  label: string;
+  folder: string;
+  importanceScore: number;
+  status: 'active' | 'archived';
+  position: number;
+}
+
+/** A key with a score; rankings are sorted by score, best first. */
+export interface ScoredKey {
+  key: number;
+  score: number;
+}

@@ -1,0 +1,56 @@
+import type { Logger } from '../../ports/logger.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
+import type { VectorIndexHolder } from '../search/vector-index.holder.js';
+
+export interface RebuildProgress {
+  started_at: string;
+  total: number;
+}
+
+/** Embedding state and the rebuild job (after a model change, or on demand). */
+export class EmbeddingsService {
+  private rebuild: RebuildProgress | null = null;
+
+  constructor(
+    private readonly deps: {
+      queue: EmbeddingQueue;
+      holder: VectorIndexHolder;
+      clock: Clock;
+      wakeWorker: () => void;
+      workerStatus: () => Record<string, unknown>;
+      log: Logger;
+    },
+  ) {}
+
+  /** Marks every message pending and empties the index; the worker re-embeds in the background. */
+  async startRebuild(): Promise<void> {
+    await this.deps.queue.resetAll();
+    this.deps.holder.reset();
+    const { pending } = await this.deps.queue.counts();
+    this.rebuild = { started_at: this.deps.clock.now().toISOString(), total: pending };
+    this.deps.log.info({ messages: pending }, 'embedding rebuild started');
+    this.deps.wakeWorker();
+  }
+
+  async status() {
+    const counts = await this.deps.queue.counts();
+    const { model, mismatch, index } = this.deps.holder.current();
+    const rebuild = this.rebuild && {
+      ...this.rebuild,
+      done: Math.max(0, this.rebuild.total - counts.pending - counts.failed),
+      complete: counts.pending === 0,
+    };
+    return {
+      pending: counts.pending,
+      done: counts.done,
+      failed: counts.failed,
+      model: model?.model ?? null,
+      dimension: model?.dimension ?? null,
+      indexed: index?.size() ?? 0,
+      model_mismatch: mismatch ? { recorded: mismatch.recorded.model, current: mismatch.current.model } : null,
+      rebuild,
+      worker: this.deps.workerStatus(),
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorResponse } from '../conversations/conversations.schemas.js';
+import { toFullTextHitResponse, toSearchHitResponse } from './search.mappers.js';
+import { FullTextBody, FullTextResponse, QueryBody, QueryResponse } from './search.schemas.js';
+import type { SearchService } from './search.service.js';
+
+const tags = ['search'];
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
+
+export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
+  app.post('/query', {
+    schema: { tags, summary: 'Search messages by meaning, words or both', body: QueryBody,
+      response: { 200: QueryResponse, ...errors } },
+  }, async (request) => {
+    const { query, limit, offset, filters, mode } = request.body;
+    const result = await search.query({ query, limit, offset, filters, mode });
+    return {
+      results: result.hits.map(toSearchHitResponse),
+      total: result.total,
+      page: Math.floor(offset / limit) + 1,
+      page_size: limit,
+      mode: result.mode,
+    };
+  });
+
+  app.post('/search/fts', {
+    schema: { tags, summary: 'Full-text search (FTS5 syntax: phrases, AND, OR, NOT)', body: FullTextBody,
+      response: { 200: FullTextResponse, ...errors } },
+  }, async (request) => {
+    const result = await search.fullText(request.body);
+    return { results: result.hits.map(toFullTextHitResponse), total: result.total };
+  });
+};

@@ -1,0 +1,78 @@
+import { Type, type Static } from 'typebox';
+import { StringEnum } from '../../http/schema-types.js';
+
+export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export const SearchFilters = Type.Object({
+  folder: Type.Optional(Type.String({ description: 'Folder and its subfolders' })),
+  label: Type.Optional(Type.String()),
+  importance_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  importance_max: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  date_from: Type.Optional(Type.String({ format: 'date-time', description: 'Message timestamp lower bound (inclusive)' })),
+  date_to: Type.Optional(Type.String({ format: 'date-time', description: 'Message timestamp upper bound (inclusive)' })),
+  archived: Type.Optional(Type.Boolean({ description: 'true: only archived; false: only active; absent: both' })),
+}, { additionalProperties: false });
+export type SearchFilters = Static<typeof SearchFilters>;
+
+export const QueryBody = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 10_000 }),
+  limit: Type.Integer({ minimum: 1, default: 10, description: 'At most limits.max_query_results (1000)' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'offset + limit may not exceed max_query_results' }),
+  filters: Type.Optional(Type.Union([SearchFilters, Type.Null()])),
+  mode: Type.Optional(StringEnum(SEARCH_MODES, {
+    description: 'hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)',
+  })),
+}, { additionalProperties: false });
+export type QueryBody = Static<typeof QueryBody>;
+
+export const SearchHit = Type.Object({
+  conversation_id: Type.String(),
+  message_id: Type.String(),
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  content: Type.String(),
+  metadata: Type.Object({
+    role: Type.String(),
+    position: Type.Integer(),
+    importance_score: Type.Integer(),
+    status: Type.String(),
+    embedding_id: Type.Union([Type.String(), Type.Null()]),
+    message_metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  }),
+  label: Type.String(),
+  folder: Type.String(),
+  timestamp: Type.String(),
+});
+
+export const QueryResponse = Type.Object({
+  results: Type.Array(SearchHit),
+  total: Type.Integer({ description: 'Ranked matches available for paging (at most max_query_results)' }),
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  mode: StringEnum(SEARCH_MODES),
+});
+
+export const FullTextBody = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 10_000, description: 'Words, "exact phrases", AND, OR, NOT, parentheses' }),
+  limit: Type.Integer({ minimum: 1, default: 10 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  filters: Type.Optional(Type.Union([SearchFilters, Type.Null()])),
+}, { additionalProperties: false });
+
+export const FullTextHit = Type.Object({
+  id: Type.String(),
+  conversation_id: Type.String(),
+  role: Type.String(),
+  content: Type.String(),
+  timestamp: Type.String(),
+  embedding_id: Type.Union([Type.String(), Type.Null()]),
+  metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  score: Type.Number({ description: 'BM25 relevance scaled to 0..1 by the best match' }),
+  label: Type.String(),
+  folder: Type.String(),
+});
+
+export const FullTextResponse = Type.Object({
+  results: Type.Array(FullTextHit),
+  total: Type.Integer({ description: 'Matches (counted up to max_query_results)' }),
+});

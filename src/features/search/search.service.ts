@@ -1,0 +1,199 @@
+import type { Logger } from '../../ports/logger.js';
+import { AppError, ErrorCode, ValidationError } from '../../domain/errors.js';
+import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
+import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
+import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-provider.js';
+import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
+import type { MessageSearchReader } from '../../ports/message-search.js';
+import { exactTopK } from './exact-search.js';
+import { toMatchAnyQuery } from './fts-query.js';
+import { fuseRankings } from './hybrid-fusion.js';
+import type { SearchFilters, SearchMode } from './search.schemas.js';
+import type { VectorIndexHolder } from './vector-index.holder.js';
+
+export interface SearchServiceDeps {
+  provider: EmbeddingProvider;
+  holder: VectorIndexHolder;
+  queue: EmbeddingQueue;
+  reader: MessageSearchReader;
+  folderLimits: FolderLimits;
+  maxResults: number;
+  defaultMode: SearchMode;
+  log: Logger;
+}
+
+export interface QueryRequest {
+  query: string;
+  limit: number;
+  offset: number;
+  filters?: SearchFilters | null;
+  mode?: SearchMode;
+}
+
+export interface ScoredHit extends MessageHit {
+  score: number;
+}
+
+export interface QueryResult {
+  hits: ScoredHit[];
+  total: number;
+  /** The mode that actually ran: hybrid degrades to keyword when vectors are unavailable. */
+  mode: SearchMode;
+}
+
+/** Below this many filtered candidates, exact search beats the approximate index in recall at little cost. */
+export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
+
+/** Finds messages by meaning (vectors), by words (FTS5 BM25) or both fused. */
+export class SearchService {
+  constructor(private readonly deps: SearchServiceDeps) {}
+
+  async query(request: QueryRequest): Promise<QueryResult> {
+    this.checkWindow(request.offset, request.limit);
+    const filter = this.toFilter(request.filters);
+    const mode = request.mode ?? this.deps.defaultMode;
+    const depth = this.deps.maxResults;
+    let ranking: ScoredKey[];
+    let ran: SearchMode = mode;
+    if (mode === 'keyword') {
+      ranking = await this.keywordRanking(request.query, filter, depth);
+    } else if (mode === 'semantic') {
+      ranking = await this.semanticRanking(request.query, filter, depth);
+    } else {
+      const keyword = await this.keywordRanking(request.query, filter, depth);
+      let dense: ScoredKey[] | null = null;
+      try {
+        dense = await this.semanticRanking(request.query, filter, depth);
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'vector search unavailable; answering from full-text only');
+      }
+      if (dense === null) {
+        ranking = keyword;
+        ran = 'keyword';
+      } else {
+        ranking = fuseKeys(keyword, dense, depth);
+      }
+    }
+    const page = ranking.slice(request.offset, request.offset + request.limit);
+    const hits = await this.deps.reader.hydrate(page.map((item) => item.key));
+    const scores = new Map(page.map((item) => [item.key, item.score]));
+    return {
+      hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })),
+      total: ranking.length,
+      mode: ran,
+    };
+  }
+
+  /** FTS5 query syntax as the client wrote it: phrases, AND, OR, NOT. */
+  async fullText(request: { query: string; limit: number; offset: number; filters?: SearchFilters | null }) {
+    this.checkWindow(request.offset, request.limit);
+    const ranking = scaleByBest(await this.deps.reader.fullText(toFts5Syntax(request.query),
+      this.toFilter(request.filters), this.deps.maxResults));
+    const page = ranking.slice(request.offset, request.offset + request.limit);
+    const hits = await this.deps.reader.hydrate(page.map((item) => item.key));
+    const scores = new Map(page.map((item) => [item.key, item.score]));
+    return { hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })), total: ranking.length };
+  }
+
+  async keywordRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
+    const match = toMatchAnyQuery(query);
+    if (match === null) return [];
+    return scaleByBest(await this.deps.reader.fullText(match, filter, depth));
+  }
+
+  /** Cosine similarity ranking; empty while nothing is embedded yet. */
+  async semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
+    const { index, model, mismatch } = this.deps.holder.current();
+    if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
+    if (!index || !model) return [];
+    let batch;
+    try {
+      batch = await this.deps.provider.embed([query]);
+    } catch (error) {
+      if (error instanceof UpstreamError) {
+        throw new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE, `Semantic search is unavailable: ${error.message}`);
+      }
+      throw error;
+    }
+    if (batch.model !== model.model || batch.dimension !== model.dimension) throw modelChanged(model.model, batch.model);
+    const vector = batch.vectors[0]!;
+    const ranking = await this.nearest(vector, filter, depth);
+    return ranking.map((item) => ({ key: item.key, score: clamp01(item.score) }));
+  }
+
+  private async nearest(vector: Float32Array, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
+    const { queue, reader, holder } = this.deps;
+    const index = holder.current().index!;
+    const filtered = Object.values(filter).some((value) => value !== undefined);
+    if (filtered) {
+      const candidates = await queue.countVectorsMatching(filter, EXACT_SEARCH_MAX_CANDIDATES + 1);
+      if (candidates <= EXACT_SEARCH_MAX_CANDIDATES) {
+        return exactTopK(vector, await queue.vectorsMatching(filter, EXACT_SEARCH_MAX_CANDIDATES), depth);
+      }
+    }
+    // Approximate search, then keep what passes the filter (and still exists); widen until enough are left.
+    const size = index.size();
+    let k = Math.min(size, filtered ? depth * 4 : depth + 16);
+    for (;;) {
+      const found = index.search(vector, k);
+      const allowed = await reader.keysMatching(found.map((item) => item.key), filter);
+      const kept = found.filter((item) => allowed.has(item.key));
+      if (kept.length >= depth || k >= size) return kept.slice(0, depth);
+      k = Math.min(size, k * 4);
+    }
+  }
+
+  toFilter(filters: SearchFilters | null | undefined): SearchFilter {
+    if (!filters) return {};
+    const filter: SearchFilter = {};
+    if (filters.folder !== undefined) filter.folder = normalizeFolder(filters.folder, this.deps.folderLimits, 'filters.folder');
+    if (filters.label !== undefined) filter.label = filters.label;
+    if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
+    if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
+    if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {
+      throw new ValidationError('filters.importance_min must not exceed filters.importance_max');
+    }
+    if (filters.date_from !== undefined) filter.dateFrom = isoDate(filters.date_from, 'filters.date_from');
+    if (filters.date_to !== undefined) filter.dateTo = isoDate(filters.date_to, 'filters.date_to');
+    if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) {
+      throw new ValidationError('filters.date_from must not be after filters.date_to');
+    }
+    if (filters.archived !== undefined) filter.archived = filters.archived;
+    return filter;
+  }
+
+  private checkWindow(offset: number, limit: number): void {
+    if (limit > this.deps.maxResults) throw new ValidationError(`limit must be at most ${this.deps.maxResults}`);
+    if (offset + limit > this.deps.maxResults) {
+      throw new ValidationError(`offset + limit must be at most ${this.deps.maxResults}: results beyond are not ranked`);
+    }
+  }
+}
+
+function fuseKeys(keyword: ScoredKey[], dense: ScoredKey[], depth: number): ScoredKey[] {
+  const toRanked = (items: ScoredKey[]) => items.map((item) => ({ id: String(item.key), score: item.score }));
+  return fuseRankings(toRanked(keyword), toRanked(dense), { limit: depth })
+    .map((item) => ({ key: Number(item.id), score: item.score }));
+}
+
+/** FTS5's NOT is binary (`a NOT b`); people write `a AND NOT b`, which means the same. */
+const toFts5Syntax = (query: string) => query.replace(/\bAND\s+NOT\b/g, 'NOT');
+
+function scaleByBest(ranking: ScoredKey[]): ScoredKey[] {
+  const best = ranking[0]?.score ?? 0;
+  return ranking.map((item) => ({ key: item.key, score: best > 0 ? item.score / best : 0 }));
+}
+
+function modelChanged(recorded: string, current: string): AppError {
+  return new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE,
+    `Semantic search is unavailable: vectors were made with ${recorded} but the bridge now serves ${current}; ` +
+    'run POST /api/v1/rebuild-embeddings');
+}
+
+function isoDate(value: string, field: string): string {
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed)) throw new ValidationError(`${field} is not an ISO 8601 date-time`);
+  return new Date(parsed).toISOString();
+}
+
+const clamp01 = (value: number) => Math.min(1, Math.max(0, value));

@@ -1,0 +1,14 @@
+import type { MessageHit, ScoredKey, SearchFilter } from '../domain/search.js';
+
+/** Read side of search over the relational store: full-text ranking, filtering and hydration of hits. */
+export interface MessageSearchReader {
+  /**
+   * Full-text matches for an FTS5 MATCH expression, best first, with BM25
+   * relevance as a positive score. Throws InvalidQueryError for bad syntax.
+   */
+  fullText(match: string, filter: SearchFilter, limit: number): Promise<ScoredKey[]>;
+  /** The subset of keys whose messages exist and pass the filter. */
+  keysMatching(keys: readonly number[], filter: SearchFilter): Promise<Set<number>>;
+  /** Messages for keys, in the order given; unknown keys are skipped. */
+  hydrate(keys: readonly number[]): Promise<MessageHit[]>;
+}

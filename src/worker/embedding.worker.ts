@@ -1,0 +1,150 @@
+import type { Logger } from '../ports/logger.js';
+import type { EmbeddingQueue, PendingMessage } from '../ports/embedding-queue.js';
+import { UpstreamError, type EmbeddingProvider } from '../ports/embedding-provider.js';
+import type { VectorIndexHolder } from '../features/search/vector-index.holder.js';
+
+export interface EmbeddingWorkerOptions {
+  batchSize: number;
+  pollIntervalMs: number;
+  maxBackoffMs: number;
+  /** Attempts before a message that the bridge rejects is marked failed. */
+  maxAttempts: number;
+  /** How often the index is saved while it changes. */
+  saveIntervalMs: number;
+}
+
+export interface EmbeddingWorkerState {
+  running: boolean;
+  lastError: string | null;
+  lastSuccessAt: string | null;
+  /** Consecutive failures to reach the bridge; the wait between tries grows with it. */
+  consecutiveFailures: number;
+  embeddedSinceStart: number;
+}
+
+/**
+ * Embeds pending messages in batches through the bridge. The queue is the
+ * messages' own state in the store, so a stopped bridge, a restart or a crash
+ * only delays work: it is picked up where it was left.
+ */
+export class EmbeddingWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private cycle: Promise<void> | null = null;
+  private stopped = true;
+  private readonly state: EmbeddingWorkerState = {
+    running: false, lastError: null, lastSuccessAt: null, consecutiveFailures: 0, embeddedSinceStart: 0,
+  };
+
+  constructor(
+    private readonly queue: EmbeddingQueue,
+    private readonly provider: EmbeddingProvider,
+    private readonly holder: VectorIndexHolder,
+    private readonly options: EmbeddingWorkerOptions,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.state.running = true;
+    this.saveTimer = setInterval(() => this.holder.save(), this.options.saveIntervalMs);
+    this.saveTimer.unref();
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.state.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.saveTimer) clearInterval(this.saveTimer);
+    await this.cycle;
+    this.holder.save();
+  }
+
+  /** New work arrived: run now instead of at the next poll (unless backing off after failures). */
+  wake(): void {
+    if (this.stopped || this.cycle || this.state.consecutiveFailures > 0) return;
+    this.schedule(0);
+  }
+
+  status(): EmbeddingWorkerState {
+    return { ...this.state };
+  }
+
+  /** Runs until the queue is empty; throws when the bridge fails. For tests and tools that need "searchable now". */
+  async drain(): Promise<void> {
+    for (;;) {
+      if (this.cycle) {
+        await this.cycle;
+        continue;
+      }
+      const { pending } = await this.queue.counts();
+      if (pending === 0 || this.holder.current().mismatch) return;
+      if (this.state.consecutiveFailures > 0) throw new Error(this.state.lastError ?? 'embedding failed');
+      this.cycle = this.runCycle();
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.cycle ??= this.runCycle(); }, delayMs);
+  }
+
+  private async runCycle(): Promise<void> {
+    let delay = this.options.pollIntervalMs;
+    try {
+      const batch = await this.queue.nextPending(this.options.batchSize);
+      if (batch.length > 0 && !this.holder.current().mismatch) {
+        await this.embedBatch(batch);
+        delay = 0;
+      }
+      this.state.consecutiveFailures = 0;
+    } catch (error) {
+      this.state.consecutiveFailures += 1;
+      this.state.lastError = (error as Error).message;
+      delay = Math.min(this.options.maxBackoffMs, this.options.pollIntervalMs * 2 ** this.state.consecutiveFailures);
+      delay = Math.round(delay * (0.75 + Math.random() * 0.5));
+      this.log.warn({ err: error, retryInMs: delay }, 'embedding batch failed; will retry');
+    } finally {
+      this.cycle = null;
+    }
+    if (this.holder.current().mismatch) delay = Math.max(delay, this.options.maxBackoffMs);
+    this.schedule(delay);
+  }
+
+  private async embedBatch(batch: PendingMessage[]): Promise<void> {
+    let result;
+    try {
+      result = await this.provider.embed(batch.map(textOf));
+    } catch (error) {
+      if (error instanceof UpstreamError && !error.retryable) {
+        await this.isolateRejected(batch, error);
+        return;
+      }
+      throw error;
+    }
+    if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) return;
+    const items = batch.map((message, i) => ({ key: message.key, vector: result.vectors[i]! }));
+    const stored = await this.queue.complete(result.model, items);
+    const storedKeys = new Set(stored);
+    const kept = items.filter((item) => storedKeys.has(item.key));
+    this.holder.current().index?.add(kept.map((item) => item.key), kept.map((item) => item.vector));
+    this.state.embeddedSinceStart += kept.length;
+    this.state.lastSuccessAt = new Date().toISOString();
+    this.state.lastError = null;
+  }
+
+  /** A batch the bridge refuses outright: embed one by one so a single bad message cannot block the rest. */
+  private async isolateRejected(batch: PendingMessage[], error: UpstreamError): Promise<void> {
+    if (batch.length === 1) {
+      this.log.warn({ key: batch[0]!.key, err: error }, 'bridge rejected a message for embedding');
+      await this.queue.recordFailure([batch[0]!.key], error.message, this.options.maxAttempts);
+      return;
+    }
+    for (const message of batch) await this.embedBatch([message]);
+  }
+}
+
+const textOf = (message: PendingMessage) => message.content;
