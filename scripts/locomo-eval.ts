@@ -1,0 +1,140 @@
+/**
+ * Retrieval quality on LoCoMo, measured through the public HTTP API.
+ *
+ *   npx tsx scripts/locomo-eval.ts ../shared/datasets/locomo-dev.json [--modes hybrid,semantic,keyword] [--samples 5]
+ *
+ * Starts the real bridge (builtin offline engine) and controller on ephemeral
+ * ports with a temporary data directory, loads every sample through
+ * POST /api/v1/conversations (one conversation per session, content
+ * "speaker: text", the turn's dia_id in message metadata), waits until every
+ * message is embedded, then asks each question (category 5 skipped) with the
+ * sample's folder as filter and reports recall@5/10/20 of evidence turns.
+ * The dataset is read from the given path, never copied.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startLocalStack, type LocalStack } from './lib/local-stack.js';
+
+interface Turn { speaker: string; dia_id: string; text: string }
+interface QA { question: string; evidence?: string[]; category: number }
+interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
+
+const KS = [5, 10, 20] as const;
+
+function parseArgs(argv: string[]) {
+  const [dataPath, ...rest] = argv;
+  if (!dataPath) throw new Error('usage: locomo-eval.ts <locomo-dev.json> [--modes hybrid,semantic,keyword] [--samples N]');
+  const option = (name: string) => {
+    const i = rest.indexOf(`--${name}`);
+    return i >= 0 ? rest[i + 1] : undefined;
+  };
+  return {
+    dataPath: resolve(dataPath),
+    modes: (option('modes') ?? 'hybrid,semantic,keyword').split(','),
+    samples: Number(option('samples') ?? Infinity),
+  };
+}
+
+/** "1:56 pm on 8 May, 2023" -> ISO; the turns of a session are spaced a minute apart. */
+export function sessionStart(text: string | undefined): Date | null {
+  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text ?? '');
+  if (!match) return null;
+  const [, h, m, ampm, day, month, year] = match;
+  let hour = Number(h) % 12;
+  if (ampm!.toLowerCase() === 'pm') hour += 12;
+  const parsed = new Date(`${month} ${day}, ${year} ${String(hour).padStart(2, '0')}:${m}:00 UTC`);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}
+
+/** Evidence entries are sometimes "D1:3; D1:4" or "D1:3 D1:4": split them into single ids. */
+export function evidenceIds(evidence: readonly string[] | undefined): string[] {
+  return (evidence ?? []).flatMap((entry) => entry.match(/D\d+:\d+/g) ?? []);
+}
+
+async function loadSample(stack: LocalStack, sample: Sample, folder: string): Promise<number> {
+  let turns = 0;
+  const sessions = Object.keys(sample.conversation)
+    .filter((key) => /^session_\d+$/.test(key))
+    .sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]));
+  for (const key of sessions) {
+    const list = sample.conversation[key] as Turn[];
+    const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
+    const messages = list.map((turn, i) => ({
+      role: 'user' as const,
+      content: `${turn.speaker}: ${turn.text}`,
+      metadata: { dia_id: turn.dia_id },
+      ...(start ? { timestamp: new Date(start.getTime() + i * 60_000).toISOString() } : {}),
+    }));
+    const response = await stack.api('POST', '/api/v1/conversations', {
+      label: `${sample.sample_id} ${key.replace('_', ' ')}`, folder, messages,
+    });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+    turns += messages.length;
+  }
+  return turns;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const samples = (JSON.parse(readFileSync(args.dataPath, 'utf8')) as Sample[]).slice(0, args.samples);
+  const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-locomo-'));
+  const stack = await startLocalStack({ dataDir });
+  try {
+    const loadStarted = performance.now();
+    let turns = 0;
+    for (const sample of samples) turns += await loadSample(stack, sample, `/locomo/${sample.sample_id}`);
+    await stack.waitForEmbeddings();
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${loadSeconds.toFixed(1)} s`);
+
+    const recall: Record<string, Record<number, number[]>> = {};
+    const latencies: Record<string, number[]> = {};
+    let questions = 0;
+    for (const sample of samples) {
+      for (const qa of sample.qa) {
+        if (qa.category === 5) continue;
+        const evidence = new Set(evidenceIds(qa.evidence));
+        if (evidence.size === 0) continue;
+        questions += 1;
+        for (const mode of args.modes) {
+          const started = performance.now();
+          const response = await stack.api('POST', '/api/v1/query', {
+            query: qa.question, limit: 20, mode, filters: { folder: `/locomo/${sample.sample_id}` },
+          });
+          (latencies[mode] ??= []).push(performance.now() - started);
+          if (response.status !== 200) throw new Error(`query failed: ${response.status} ${JSON.stringify(response.body)}`);
+          const ids = (response.body as { results: Array<{ metadata: { message_metadata: { dia_id?: string } | null } }> })
+            .results.map((hit) => hit.metadata.message_metadata?.dia_id);
+          for (const k of KS) {
+            const found = ids.slice(0, k).filter((id) => id !== undefined && evidence.has(id));
+            ((recall[mode] ??= {})[k] ??= []).push(new Set(found).size / evidence.size);
+          }
+        }
+      }
+    }
+
+    console.log(`\n${questions} questions (category 5 skipped), recall of evidence turns:\n`);
+    console.log('| mode | recall@5 | recall@10 | recall@20 | query p50 ms | query p95 ms |');
+    console.log('|---|---|---|---|---|---|');
+    for (const mode of args.modes) {
+      const cells = KS.map((k) => mean(recall[mode]![k]!).toFixed(3));
+      const sorted = [...latencies[mode]!].sort((a, b) => a - b);
+      const label = mode === 'keyword' ? 'keyword (BM25 baseline, FTS5 porter)' : mode;
+      console.log(`| ${label} | ${cells.join(' | ')} | ${pct(sorted, 0.5).toFixed(1)} | ${pct(sorted, 0.95).toFixed(1)} |`);
+    }
+  } finally {
+    await stack.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('locomo-eval.ts')) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
