@@ -1,0 +1,177 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
+import { removeDir } from '../helpers/controller-harness.js';
+
+/** Search through the real controller and the real bridge with its builtin offline engine. */
+describe('search API (builtin offline engine)', () => {
+  let stack: LocalStack;
+  let dataDir: string;
+  const ids: Record<string, string> = {};
+  const api = (method: string, path: string, body?: unknown) => stack.api(method, path, body) as Promise<{ status: number; body: any }>;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'memsvc-search-'));
+    stack = await startLocalStack({ dataDir });
+    const conversations = [
+      { key: 'trip', label: 'travel', folder: '/personal/travel', importance_score: 7, messages: [
+        { role: 'user', content: 'I am planning a trip to Lisbon next spring with my sister.', timestamp: '2026-03-01T10:00:00Z' },
+        { role: 'assistant', content: 'Lisbon is lovely in April; book the tram tour early.', timestamp: '2026-03-01T10:01:00Z' },
+      ] },
+      { key: 'db', label: 'backend', folder: '/work/backend', importance_score: 4, messages: [
+        { role: 'user', content: 'Our postgres database migration failed with a deadlock.', timestamp: '2026-05-01T09:00:00Z' },
+        { role: 'assistant', content: 'Run the migration in smaller batches and add the index first.', timestamp: '2026-05-01T09:01:00Z' },
+      ] },
+      { key: 'shop', label: 'workshop', folder: '/workshop', messages: [
+        { role: 'user', content: 'The woodworking workshop needs a new table saw blade.', timestamp: '2026-06-01T12:00:00Z' },
+      ] },
+      { key: 'pets', label: 'pets', folder: '/personal', messages: [
+        { role: 'user', content: 'My dog Rex loves long walks in the park every morning.', timestamp: '2026-07-01T08:00:00Z' },
+      ] },
+    ];
+    for (const { key, ...body } of conversations) {
+      const created = await api('POST', '/api/v1/conversations', body);
+      assert.equal(created.status, 201);
+      ids[key] = created.body.id;
+    }
+    await api('PUT', `/api/v1/conversations/${ids.shop}/archive`);
+    await stack.waitForEmbeddings();
+  });
+
+  after(async () => {
+    await stack.close();
+    removeDir(dataDir);
+  });
+
+  test('semantic search generalizes beyond the exact words', async () => {
+    const response = await api('POST', '/api/v1/query', { query: 'vacation in Portugal', mode: 'semantic', limit: 3 });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.results[0].conversation_id, ids.trip);
+    const puppy = await api('POST', '/api/v1/query', { query: 'puppy exercise', mode: 'semantic', limit: 1 });
+    assert.equal(puppy.body.results[0].conversation_id, ids.pets);
+  });
+
+  test('every mode returns the search-hit shape with scores in 0..1, best first', async () => {
+    for (const mode of ['hybrid', 'semantic', 'keyword']) {
+      const response = await api('POST', '/api/v1/query', { query: 'database migration deadlock', mode, limit: 5 });
+      assert.equal(response.status, 200, mode);
+      assert.equal(response.body.mode, mode);
+      const { results } = response.body;
+      assert.ok(results.length > 0, mode);
+      assert.equal(results[0].conversation_id, ids.db, mode);
+      for (const hit of results) {
+        assert.ok(hit.score >= 0 && hit.score <= 1, `${mode} score ${hit.score}`);
+        for (const field of ['conversation_id', 'message_id', 'content', 'label', 'folder', 'timestamp']) {
+          assert.equal(typeof hit[field], 'string', `${mode} ${field}`);
+        }
+        assert.equal(typeof hit.metadata, 'object');
+      }
+      const scores = results.map((hit: any) => hit.score);
+      assert.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a), mode);
+      assert.equal(response.body.page, 1);
+      assert.equal(response.body.page_size, 5);
+    }
+  });
+
+  test('the default mode is hybrid', async () => {
+    const response = await api('POST', '/api/v1/query', { query: 'Lisbon' });
+    assert.equal(response.body.mode, 'hybrid');
+    assert.equal(response.body.page_size, 10);
+  });
+
+  test('filters: folder subtree, label, importance range, dates and archived', async () => {
+    const query = async (filters: object) => {
+      const response = await api('POST', '/api/v1/query', { query: 'plans trip database saw dog', limit: 50, filters });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return new Set(response.body.results.map((hit: any) => hit.conversation_id));
+    };
+    assert.deepEqual(await query({ folder: '/personal' }), new Set([ids.trip, ids.pets]));
+    const work = await query({ folder: '/work' });
+    assert.ok(work.has(ids.db) && !work.has(ids.shop), '/work must not match /workshop');
+    assert.deepEqual(await query({ label: 'travel' }), new Set([ids.trip]));
+    assert.deepEqual(await query({ importance_min: 6 }), new Set([ids.trip]));
+    assert.ok(!(await query({ importance_max: 5 })).has(ids.trip));
+    assert.deepEqual(await query({ date_from: '2026-04-01T00:00:00Z', date_to: '2026-05-31T00:00:00Z' }), new Set([ids.db]));
+    assert.deepEqual(await query({ archived: true }), new Set([ids.shop]));
+    assert.ok(!(await query({ archived: false })).has(ids.shop));
+  });
+
+  test('offset and limit page through one ranking', async () => {
+    const all = await api('POST', '/api/v1/query', { query: 'the', mode: 'semantic', limit: 6 });
+    const second = await api('POST', '/api/v1/query', { query: 'the', mode: 'semantic', limit: 2, offset: 2 });
+    assert.deepEqual(second.body.results.map((h: any) => h.message_id), all.body.results.slice(2, 4).map((h: any) => h.message_id));
+    assert.equal(second.body.page, 2);
+    assert.equal(second.body.total, all.body.total);
+  });
+
+  test('bad query requests are 400 with a message naming the problem', async () => {
+    const cases: Array<[object, RegExp]> = [
+      [{}, /query is required/],
+      [{ query: '' }, /query/],
+      [{ query: 'x', limit: 1001 }, /limit/],
+      [{ query: 'x', limit: 0 }, /limit/],
+      [{ query: 'x', offset: 995, limit: 10 }, /offset \+ limit/],
+      [{ query: 'x', mode: 'fuzzy' }, /mode must be one of/],
+      [{ query: 'x', filters: { folder: 'no-slash' } }, /filters.folder/],
+      [{ query: 'x', filters: { importance_min: 8, importance_max: 3 } }, /importance_min/],
+      [{ query: 'x', filters: { date_from: 'yesterday' } }, /date_from/],
+      [{ query: 'x', filters: { colour: 'red' } }, /colour/],
+      [{ query: 42 }, /query must be/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await api('POST', '/api/v1/query', body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.match(response.body.error, message, JSON.stringify(body));
+      assert.equal(typeof response.body.code, 'string');
+    }
+  });
+
+  test('full-text search: words, phrases, AND, OR, NOT, and a default limit of 10', async () => {
+    const fts = async (query: string, extra: object = {}) => {
+      const response = await api('POST', '/api/v1/search/fts', { query, ...extra });
+      assert.equal(response.status, 200, `${query}: ${JSON.stringify(response.body)}`);
+      return response.body;
+    };
+    const lisbon = await fts('Lisbon');
+    assert.equal(lisbon.total, 2);
+    const hit = lisbon.results[0];
+    for (const field of ['id', 'conversation_id', 'role', 'content', 'timestamp']) assert.equal(typeof hit[field], 'string');
+    assert.ok('embedding_id' in hit && 'metadata' in hit);
+    assert.equal((await fts('"tram tour"')).total, 1);
+    assert.equal((await fts('"tour tram"')).total, 0, 'a phrase keeps word order');
+    assert.equal((await fts('migration AND deadlock')).total, 1);
+    assert.equal((await fts('deadlock OR saw')).total, 2);
+    assert.equal((await fts('migration NOT deadlock')).total, 1);
+    assert.equal((await fts('migration AND NOT deadlock')).total, 1);
+    assert.equal((await fts('migrations')).total, 2, 'stemming matches other word forms');
+    assert.equal((await fts('Lisbon', { limit: 1 })).results.length, 1);
+
+    for (let i = 0; i < 12; i += 1) {
+      await api('POST', `/api/v1/conversations/${ids.pets}/messages`, { messages: [{ role: 'user', content: `walk number ${i}` }] });
+    }
+    const walks = await fts('walk');
+    assert.equal(walks.results.length, 10);
+    assert.equal(walks.total, 13, 'the 12 appended messages and "walks" in the first one');
+  });
+
+  test('malformed full-text syntax is a 400 that explains the syntax, never a 500', async () => {
+    for (const query of ['"unterminated', 'AND', 'migration AND', '(deadlock', 'NOT', 'a OR OR b', '*', 'col:umn', '"a" NEAR(']) {
+      const response = await api('POST', '/api/v1/search/fts', { query });
+      assert.equal(response.status, 400, `${query}: ${JSON.stringify(response.body)}`);
+      assert.equal(response.body.code, 'INVALID_QUERY', query);
+      assert.match(response.body.error, /phrases/, query);
+    }
+  });
+
+  test('natural-language questions never break hybrid or keyword search', async () => {
+    for (const query of ['What did "Rex" do?', 'AND OR NOT', '(((', 'who? when? -- ; DROP TABLE messages', '***']) {
+      for (const mode of ['hybrid', 'keyword']) {
+        const response = await api('POST', '/api/v1/query', { query, mode });
+        assert.equal(response.status, 200, `${mode} ${query}: ${JSON.stringify(response.body)}`);
+      }
+    }
+  });
+});
