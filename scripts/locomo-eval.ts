@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './lib/local-stack.js';
+import { toMatchAnyQuery } from '../src/features/search/fts-query.js';
 
 interface Turn { speaker: string; dia_id: string; text: string }
 interface QA { question: string; evidence?: string[]; category: number }
@@ -31,7 +32,7 @@ function parseArgs(argv: string[]) {
   };
   return {
     dataPath: resolve(dataPath),
-    modes: (option('modes') ?? 'hybrid,semantic,keyword').split(','),
+    modes: (option('modes') ?? 'hybrid,semantic,keyword,bm25').split(','),
     samples: Number(option('samples') ?? Infinity),
   };
 }
@@ -99,13 +100,8 @@ async function main(): Promise<void> {
         questions += 1;
         for (const mode of args.modes) {
           const started = performance.now();
-          const response = await stack.api('POST', '/api/v1/query', {
-            query: qa.question, limit: 20, mode, filters: { folder: `/locomo/${sample.sample_id}` },
-          });
+          const ids = await ask(stack, mode, qa.question, `/locomo/${sample.sample_id}`);
           (latencies[mode] ??= []).push(performance.now() - started);
-          if (response.status !== 200) throw new Error(`query failed: ${response.status} ${JSON.stringify(response.body)}`);
-          const ids = (response.body as { results: Array<{ metadata: { message_metadata: { dia_id?: string } | null } }> })
-            .results.map((hit) => hit.metadata.message_metadata?.dia_id);
           for (const k of KS) {
             const found = ids.slice(0, k).filter((id) => id !== undefined && evidence.has(id));
             ((recall[mode] ??= {})[k] ??= []).push(new Set(found).size / evidence.size);
@@ -120,13 +116,36 @@ async function main(): Promise<void> {
     for (const mode of args.modes) {
       const cells = KS.map((k) => mean(recall[mode]![k]!).toFixed(3));
       const sorted = [...latencies[mode]!].sort((a, b) => a - b);
-      const label = mode === 'keyword' ? 'keyword (BM25 baseline, FTS5 porter)' : mode;
+      const label = MODE_LABELS[mode] ?? mode;
       console.log(`| ${label} | ${cells.join(' | ')} | ${pct(sorted, 0.5).toFixed(1)} | ${pct(sorted, 0.95).toFixed(1)} |`);
     }
   } finally {
     await stack.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+const MODE_LABELS: Record<string, string> = {
+  hybrid: 'hybrid (default)',
+  semantic: 'semantic (vectors only)',
+  keyword: 'keyword (BM25 with neighbour context)',
+  bm25: 'BM25 baseline (FTS5 porter, message words only)',
+};
+
+/** The dia_ids of the top 20 hits. `bm25` is the baseline: plain full-text search over each turn's own words. */
+async function ask(stack: LocalStack, mode: string, question: string, folder: string): Promise<Array<string | undefined>> {
+  if (mode === 'bm25') {
+    const match = toMatchAnyQuery(question);
+    if (match === null) return [];
+    const response = await stack.api('POST', '/api/v1/search/fts', { query: match, limit: 20, filters: { folder } });
+    if (response.status !== 200) throw new Error(`fts failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return (response.body as { results: Array<{ metadata: { dia_id?: string } | null }> }).results
+      .map((hit) => hit.metadata?.dia_id);
+  }
+  const response = await stack.api('POST', '/api/v1/query', { query: question, limit: 20, mode, filters: { folder } });
+  if (response.status !== 200) throw new Error(`query failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return (response.body as { results: Array<{ metadata: { message_metadata: { dia_id?: string } | null } }> })
+    .results.map((hit) => hit.metadata.message_metadata?.dia_id);
 }
 
 const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);

@@ -5,6 +5,7 @@ import { loadConfig, type DeepPartial } from '../../src/config/config.loader.js'
 import type { Config } from '../../src/config/config.schema.js';
 import { buildBridgeApp } from '../../src/bridge/bridge.app.js';
 import { buildController, type Controller } from '../../src/controller.js';
+import type { Clock } from '../../src/ports/clock.js';
 
 /** One GloVe cache for every local run, so the 300 MB conversion happens once per machine. */
 export const SHARED_MODEL_CACHE = fileURLToPath(new URL('../../.cache/models', import.meta.url));
@@ -20,7 +21,8 @@ export interface LocalStack {
 }
 
 /** The real bridge and controller, in this process, on ephemeral loopback ports. */
-export async function startLocalStack(options: { dataDir: string; overrides?: DeepPartial<Config> }): Promise<LocalStack> {
+export async function startLocalStack(options: { dataDir: string; overrides?: DeepPartial<Config>; clock?: Clock }):
+  Promise<LocalStack> {
   const base = loadConfig({ file: '/nonexistent', env: {}, overrides: options.overrides });
   const bridge = await buildBridgeApp({ ...base.bridge, cacheDir: SHARED_MODEL_CACHE }, { logLevel: 'warn' });
   await bridge.listen({ host: '127.0.0.1', port: 0 });
@@ -36,7 +38,9 @@ export async function startLocalStack(options: { dataDir: string; overrides?: De
     },
   });
   const apiKey = 'local-stack-key-0123456789abcdef0123456789';
-  const controller = await buildController({ config, apiKey, logger: { level: 'warn' } });
+  const controller = await buildController({
+    config, apiKey, logger: { level: 'warn' }, ...(options.clock ? { clock: options.clock } : {}),
+  });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(controller.app.server.address() as AddressInfo).port}`;
 

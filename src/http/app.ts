@@ -8,6 +8,7 @@ import { createKeyVerifier, presentedKey } from './auth.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { createRateLimiter } from './rate-limit.js';
+import { buildRequestValidator } from './request-validation.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,7 +32,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
   const app = Fastify({
     logger: options.logger ?? { level: config.server.log_level },
     bodyLimit: config.server.body_limit_bytes,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    // Fastify's typing of the factory predates the route-definition argument it really passes.
+    schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 

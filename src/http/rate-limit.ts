@@ -18,12 +18,14 @@ const BURST_REFILL_SECONDS = 10;
  * (burstSize - requestsPerSecond) drawn on only when the steady one is spent.
  */
 export function createRateLimiter(settings: RateLimitSettings): (key: string) => Promise<RateLimitDecision> {
-  const steadyPoints = Math.max(1, Math.floor(settings.requestsPerSecond));
+  // A rate below 1/s is one request per window of several seconds (0.5/s: one every 2 s), not one per second.
+  const steadyWindowSeconds = settings.requestsPerSecond >= 1 ? 1 : Math.ceil(1 / settings.requestsPerSecond);
+  const steadyPoints = Math.max(1, Math.floor(settings.requestsPerSecond * steadyWindowSeconds));
   const burstPoints = Math.max(0, settings.burstSize - steadyPoints);
-  const steady = new RateLimiterMemory({ keyPrefix: 'steady', points: steadyPoints, duration: 1 });
+  const steady = new RateLimiterMemory({ keyPrefix: 'steady', points: steadyPoints, duration: steadyWindowSeconds });
   const burst = new RateLimiterMemory({ keyPrefix: 'burst', points: Math.max(1, burstPoints), duration: BURST_REFILL_SECONDS });
   const limiter = burstPoints > 0 ? new BurstyRateLimiter(steady, burst) : steady;
-  // Remaining counts the steady per-second allowance, so Limit is that allowance too.
+  // Remaining counts the steady allowance of the current window, so Limit is that allowance too.
   const limit = steadyPoints;
 
   return async (key) => {

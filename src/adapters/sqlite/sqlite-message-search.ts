@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
-import type { MessageSearchReader } from '../../ports/message-search.js';
+import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { searchFilterWhere } from './sqlite-filters.js';
 
 interface HitRow {
@@ -26,19 +26,23 @@ const KEY_CHUNK = 10_000;
 export class SqliteMessageSearch implements MessageSearchReader {
   constructor(private readonly db: Database) {}
 
-  async fullText(match: string, filter: SearchFilter, limit: number): Promise<ScoredKey[]> {
+  async fullText(match: string, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
+    Promise<ScoredKey[]> {
     const where = searchFilterWhere(filter);
+    const weight = Number(options.contextWeight);
+    // Without context, the column filter keeps matches to the message's own words.
+    const expression = weight > 0 ? match : `content : (${match})`;
+    const bm25 = `bm25(messages_fts, 1.0, ${weight > 0 ? weight : 0})`;
     try {
       // bm25() is lower-is-better and negative; negate it so scores grow with relevance.
-      const rows = this.db.prepare(`
-        SELECT f.rowid AS key, -bm25(messages_fts) AS score
+      return this.db.prepare(`
+        SELECT f.rowid AS key, -${bm25} AS score
         FROM messages_fts f
         JOIN messages m ON m.seq = f.rowid
         JOIN conversations c ON c.id = m.conversation_id
         WHERE messages_fts MATCH ? AND ${where.sql}
-        ORDER BY bm25(messages_fts), f.rowid
-        LIMIT ?`).all(match, ...where.params, limit) as ScoredKey[];
-      return rows;
+        ORDER BY ${bm25}, f.rowid
+        LIMIT ?`).all(expression, ...where.params, limit) as ScoredKey[];
     } catch (error) {
       const message = (error as Error).message;
       if (/fts5|syntax|unterminated|no such column|unknown special query/i.test(message)) {
@@ -61,6 +65,28 @@ export class SqliteMessageSearch implements MessageSearchReader {
       for (const key of rows) found.add(key);
     }
     return found;
+  }
+
+  async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {
+    const where = searchFilterWhere(filter);
+    const result = new Map<number, number[]>();
+    for (let start = 0; start < keys.length; start += KEY_CHUNK) {
+      const chunk = keys.slice(start, start + KEY_CHUNK);
+      const rows = this.db.prepare(`
+        SELECT source.seq AS key, m.seq AS neighbour
+        FROM messages source
+        JOIN messages m ON m.conversation_id = source.conversation_id
+          AND m.position IN (source.position - 1, source.position + 1)
+        JOIN conversations c ON c.id = m.conversation_id
+        WHERE source.seq IN (${chunk.map(() => '?').join(',')}) AND ${where.sql}`)
+        .all(...chunk, ...where.params) as Array<{ key: number; neighbour: number }>;
+      for (const { key, neighbour } of rows) {
+        const list = result.get(key);
+        if (list) list.push(neighbour);
+        else result.set(key, [neighbour]);
+      }
+    }
+    return result;
   }
 
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {

@@ -57,15 +57,23 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     name: 'full-text index, vectors and embedding state',
     sql: `
+      -- Each message is indexed with its own words (content) and, weighted lower at query
+      -- time, the words of the turns just before and after it (context): a short reply
+      -- ("It taught me self-acceptance") is found by the words of the question it answers.
       CREATE VIRTUAL TABLE messages_fts USING fts5(
-        content, content = 'messages', content_rowid = 'seq',
-        tokenize = 'porter unicode61 remove_diacritics 2'
+        content, context, tokenize = 'porter unicode61 remove_diacritics 2'
       );
       CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-        INSERT INTO messages_fts (rowid, content) VALUES (new.seq, new.content);
+        INSERT INTO messages_fts (rowid, content, context) VALUES (new.seq, new.content, '');
+        UPDATE messages_fts SET context = (
+          SELECT coalesce(group_concat(n.content, char(10)), '') FROM messages m
+          JOIN messages n ON n.conversation_id = m.conversation_id AND n.position IN (m.position - 1, m.position + 1)
+          WHERE m.seq = messages_fts.rowid)
+        WHERE rowid IN (SELECT seq FROM messages
+          WHERE conversation_id = new.conversation_id AND position BETWEEN new.position - 1 AND new.position + 1);
       END;
       CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-        INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.seq, old.content);
+        DELETE FROM messages_fts WHERE rowid = old.seq;
       END;
 
       -- The source of truth for vectors: the approximate index is rebuilt from here.
@@ -78,6 +86,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN embedding_error TEXT;
 
       CREATE TABLE service_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+  {
+    version: 3,
+    name: 'summaries',
+    sql: `
+      -- Content-addressed: a summary is keyed by a hash of exactly what it summarizes
+      -- (the message keys of a daily window; the source hashes of the parts of a weekly
+      -- or monthly one), so it is reused until that changes and never goes stale.
+      CREATE TABLE summaries (
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        level           TEXT NOT NULL CHECK (level IN ('daily', 'weekly', 'monthly')),
+        source_hash     TEXT NOT NULL,
+        window_start    TEXT NOT NULL,
+        window_end      TEXT NOT NULL,
+        source_count    INTEGER NOT NULL,
+        summary         TEXT NOT NULL,
+        model           TEXT NOT NULL,
+        generated_at    TEXT NOT NULL,
+        PRIMARY KEY (conversation_id, level, source_hash)
+      );
+      CREATE INDEX summaries_recent ON summaries (conversation_id, level, generated_at DESC);
     `,
   },
 ];

@@ -42,6 +42,8 @@ export interface ConversationServiceDeps {
   sessionGapMs: number;
   /** Called after messages were durably stored, to wake the embedding worker (the queue itself is in the store). */
   onMessagesStored?: () => void;
+  /** Called after a conversation was deleted, with the keys of its removed messages (to drop their vectors). */
+  onConversationDeleted?: (messageKeys: readonly number[]) => void;
 }
 
 export interface FolderNode {
@@ -83,7 +85,7 @@ export class ConversationService {
   }
 
   async list(request: Omit<ConversationListRequest, 'filter'> & { filter: ConversationFilter }) {
-    this.pageSize(request.limit);
+    this.page(request);
     return this.deps.store.list({ ...request, filter: this.filter(request.filter) });
   }
 
@@ -123,7 +125,9 @@ export class ConversationService {
 
   async delete(id: string): Promise<void> {
     this.requireUuid(id);
-    if (!(await this.deps.store.delete(id))) throw new ConversationNotFoundError(id);
+    const messageKeys = await this.deps.store.delete(id);
+    if (messageKeys === null) throw new ConversationNotFoundError(id);
+    this.deps.onConversationDeleted?.(messageKeys);
   }
 
   async appendMessages(id: string, inputs: readonly MessageInput[]) {
@@ -135,7 +139,7 @@ export class ConversationService {
   }
 
   async listMessages(id: string, page: { offset: number; limit: number }) {
-    this.pageSize(page.limit);
+    this.page(page);
     await this.require(id);
     return this.deps.store.listMessages(id, page);
   }
@@ -205,10 +209,12 @@ export class ConversationService {
     return score;
   }
 
-  private pageSize(size: number): void {
-    if (size > this.deps.limits.maxPageSize) {
+  private page({ offset, limit }: { offset: number; limit: number }): void {
+    if (limit > this.deps.limits.maxPageSize) {
       throw new ValidationError(`page_size must be at most ${this.deps.limits.maxPageSize}`);
     }
+    // A page so far out that its offset is no longer an exact integer cannot be asked of the store.
+    if (!Number.isSafeInteger(offset)) throw new ValidationError('page is too large');
   }
 
   private messages(inputs: readonly MessageInput[], offset: number): MessageInput[] {

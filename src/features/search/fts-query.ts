@@ -12,10 +12,10 @@ export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
  */
 export const FTS_CONTEXT_WEIGHT = 0.5;
 
-/** DDL for the recommended table; `id` carries the message id and is not indexed. */
+/** DDL for the recommended table: the message's own text, then its neighbours' text; rowid = message key. */
 export function ftsTableDdl(table: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new Error(`invalid table name: ${table}`);
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(content, context, id UNINDEXED, tokenize = '${FTS_TOKENIZER}')`;
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(content, context, tokenize = '${FTS_TOKENIZER}')`;
 }
 
 /** ORDER BY expression ranking best first (bm25() is lower-is-better; negate it for a score). */

@@ -6,8 +6,9 @@ import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-pro
 import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import { exactTopK } from './exact-search.js';
-import { toMatchAnyQuery } from './fts-query.js';
+import { FTS_CONTEXT_WEIGHT, toMatchAnyQuery } from './fts-query.js';
 import { fuseRankings } from './hybrid-fusion.js';
+import { propagateNeighbourScores } from './neighbour-propagation.js';
 import type { SearchFilters, SearchMode } from './search.schemas.js';
 import type { VectorIndexHolder } from './vector-index.holder.js';
 
@@ -52,7 +53,7 @@ export class SearchService {
     this.checkWindow(request.offset, request.limit);
     const filter = this.toFilter(request.filters);
     const mode = request.mode ?? this.deps.defaultMode;
-    const depth = this.deps.maxResults;
+    const depth = candidateDepth(request.offset + request.limit, this.deps.maxResults);
     let ranking: ScoredKey[];
     let ran: SearchMode = mode;
     if (mode === 'keyword') {
@@ -71,7 +72,7 @@ export class SearchService {
         ranking = keyword;
         ran = 'keyword';
       } else {
-        ranking = fuseKeys(keyword, dense, depth);
+        ranking = await this.withNeighbours(fuseKeys(keyword, dense, depth), filter, depth);
       }
     }
     const page = ranking.slice(request.offset, request.offset + request.limit);
@@ -95,10 +96,26 @@ export class SearchService {
     return { hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })), total: ranking.length };
   }
 
+  /** BM25 over each message's words and, weighted lower, its neighbours' words. */
   async keywordRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const match = toMatchAnyQuery(query);
     if (match === null) return [];
-    return scaleByBest(await this.deps.reader.fullText(match, filter, depth));
+    return scaleByBest(await this.deps.reader.fullText(match, filter, depth, { contextWeight: FTS_CONTEXT_WEIGHT }));
+  }
+
+  /** Lets each message share in its neighbours' scores: answers often follow the turn that matched. */
+  async withNeighbours(ranking: ScoredKey[], filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
+    const found = await this.deps.reader.neighbours(ranking.map((item) => item.key), filter);
+    // Adjacency is symmetric, so one lookup also tells the neighbours of the messages it adds.
+    const adjacency = new Map<string, string[]>();
+    const link = (a: number, b: number) => {
+      const list = adjacency.get(String(a));
+      if (list) { if (!list.includes(String(b))) list.push(String(b)); } else adjacency.set(String(a), [String(b)]);
+    };
+    for (const [key, neighbours] of found) for (const neighbour of neighbours) { link(key, neighbour); link(neighbour, key); }
+    return propagateNeighbourScores(toRanked(ranking), (id) => adjacency.get(id) ?? [])
+      .slice(0, depth)
+      .map(fromRanked);
   }
 
   /** Cosine similarity ranking; empty while nothing is embedded yet. */
@@ -170,11 +187,19 @@ export class SearchService {
   }
 }
 
+const toRanked = (items: ScoredKey[]) => items.map((item) => ({ id: String(item.key), score: item.score }));
+const fromRanked = (item: { id: string; score: number }): ScoredKey => ({ key: Number(item.id), score: item.score });
+
 function fuseKeys(keyword: ScoredKey[], dense: ScoredKey[], depth: number): ScoredKey[] {
-  const toRanked = (items: ScoredKey[]) => items.map((item) => ({ id: String(item.key), score: item.score }));
-  return fuseRankings(toRanked(keyword), toRanked(dense), { limit: depth })
-    .map((item) => ({ key: Number(item.id), score: item.score }));
+  return fuseRankings(toRanked(keyword), toRanked(dense), { limit: depth }).map(fromRanked);
 }
+
+/**
+ * How many candidates each ranking contributes: enough for the requested page
+ * and never fewer than 100, so fusion sees the strong candidates of both sides.
+ */
+export const MIN_CANDIDATES = 100;
+const candidateDepth = (needed: number, max: number) => Math.min(max, Math.max(MIN_CANDIDATES, needed));
 
 /** FTS5's NOT is binary (`a NOT b`); people write `a AND NOT b`, which means the same. */
 const toFts5Syntax = (query: string) => query.replace(/\bAND\s+NOT\b/g, 'NOT');

