@@ -482,3 +482,47 @@ describe('messages', () => {
     assert.equal(response.json.session_count, 3);
   });
 });
+
+describe('details a careful client relies on', () => {
+  let server: TestServer;
+  const clock = new ManualClock('2025-03-01T10:00:00.000Z');
+  before(async () => { server = await startTestServer({ clock }); });
+  after(() => server.stop());
+
+  it('reads message timestamps without a zone as UTC, as the spec writes them', async () => {
+    const created = await server.api('POST', '/api/v1/conversations', {
+      label: 'zones', messages: [
+        { role: 'user', content: 'no zone', timestamp: '2025-02-01T08:30:00' },
+        { role: 'user', content: 'offset', timestamp: '2025-02-01T10:30:00+02:00' },
+      ],
+    });
+    assert.equal(created.status, 201);
+    const messages = await server.api('GET', `/api/v1/conversations/${created.json.id}/messages`);
+    assert.deepEqual(messages.json.results.map((m: any) => m.timestamp),
+      ['2025-02-01T08:30:00.000Z', '2025-02-01T08:30:00.000Z']);
+    const bad = await server.api('POST', '/api/v1/conversations', {
+      label: 'zones', messages: [{ role: 'user', content: 'x', timestamp: '2025-02-30T08:30:00' }],
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.json.error, /messages\[0\]\.timestamp/);
+  });
+
+  it('rejects control characters in labels', async () => {
+    const response = await server.api('POST', '/api/v1/conversations', { label: 'bad\u0000label', messages: [] });
+    assert.equal(response.status, 400);
+    assert.match(response.json.error, /control characters/);
+  });
+
+  it('a read returns the access it records', async () => {
+    const id = await createConversation(server);
+    clock.advance(60_000);
+    const read = await server.api('GET', `/api/v1/conversations/${id}`);
+    assert.equal(read.json.last_accessed, clock.now().toISOString());
+  });
+
+  it('count echoes the folder as applied', async () => {
+    const response = await server.api('GET', '/api/v1/conversations/count?folder=/work//backend/');
+    assert.equal(response.status, 200);
+    assert.equal(response.json.folder, '/work/backend');
+  });
+});

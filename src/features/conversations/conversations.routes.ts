@@ -60,7 +60,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
   app.get('/conversations/count', {
     schema: { tags, summary: 'Count conversations (all, by label, or by folder subtree)', querystring: CountQuery,
       response: { 200: CountResponse, ...errors } },
-  }, async (request) => ({ count: await conversations.count(request.query), ...request.query }));
+  }, async (request) => conversations.count(request.query));
 
   app.get('/folders', {
     schema: { tags, summary: 'Folder tree with conversation counts', response: { 200: FolderTreeResponse, ...errors } },

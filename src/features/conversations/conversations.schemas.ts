@@ -14,7 +14,7 @@ export const Timestamp = Type.String({ description: 'ISO 8601, UTC, with Z' });
 export const MessageInput = Type.Object({
   role: Role,
   content: Type.String({ minLength: 1, description: 'At most limits.max_message_chars (100,000) characters.' }),
-  timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'When it was said; default now.' })),
+  timestamp: Type.Optional(Type.String({ description: 'When it was said (ISO 8601; without a zone, UTC); default now.' })),
   metadata: Type.Optional(Metadata),
 }, { additionalProperties: false });
 export type MessageInput = Static<typeof MessageInput>;
@@ -34,7 +34,7 @@ export const MessageResponse = Type.Object({
 export const ConversationIdParams = Type.Object({ id: Type.String() });
 
 export const CreateConversationBody = Type.Object({
-  label: Type.String({ description: 'Required; 1 to limits.max_label_chars (200) characters after trimming.' }),
+  label: Type.String({ description: 'Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters.' }),
   folder: Type.Optional(Type.String({ description: 'Path such as /work/backend; default "/".' })),
   messages: Type.Array(MessageInput, { description: 'May be empty; append more later.' }),
   importance_score: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),

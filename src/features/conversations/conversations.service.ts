@@ -8,6 +8,7 @@ import {
 import { ConversationNotFoundError, ErrorCode, LimitExceededError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, ROOT_FOLDER } from '../../domain/folder-path.js';
 import { isUuid, newId } from '../../domain/ids.js';
+import { parseTimestamp } from '../../domain/timestamp.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   AppendPolicy,
@@ -74,9 +75,9 @@ export class ConversationService {
 
   /** A read by a client: records last access (for pruning). */
   async get(id: string): Promise<Conversation> {
-    const conversation = await this.require(id);
+    this.requireUuid(id);
     await this.deps.store.touch(id, this.now());
-    return conversation;
+    return this.require(id);
   }
 
   /** A read that does not count as access (internal use, e.g. ranking). */
@@ -89,11 +90,13 @@ export class ConversationService {
     return this.deps.store.list({ ...request, filter: this.filter(request.filter) });
   }
 
-  async count(filter: { label?: string; folder?: string }): Promise<number> {
+  /** The count with the filter as applied (folder normalized). */
+  async count(filter: { label?: string; folder?: string }): Promise<{ count: number; label?: string; folder?: string }> {
     if (filter.label !== undefined && filter.folder !== undefined) {
       throw new ValidationError('Give label or folder, not both', ErrorCode.INVALID_FILTER);
     }
-    return this.deps.store.count(this.filter(filter));
+    const applied = this.filter(filter);
+    return { count: await this.deps.store.count(applied), ...applied };
   }
 
   async update(id: string, patch: ConversationPatch): Promise<string[]> {
@@ -189,6 +192,8 @@ export class ConversationService {
   private label(label: string): string {
     const trimmed = label.trim();
     if (trimmed === '') throw new ValidationError('label must not be empty');
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new ValidationError('label must not contain control characters');
     if (trimmed.length > this.deps.limits.maxLabelChars) {
       throw new ValidationError(`label is longer than ${this.deps.limits.maxLabelChars} characters`);
     }
@@ -231,9 +236,9 @@ export class ConversationService {
       }
       let timestamp: string | undefined;
       if (input.timestamp !== undefined) {
-        const parsed = Date.parse(input.timestamp);
-        if (Number.isNaN(parsed)) throw new ValidationError(`${field}.timestamp is not an ISO 8601 date-time`);
-        timestamp = new Date(parsed).toISOString();
+        const parsed = parseTimestamp(input.timestamp);
+        if (parsed === null) throw new ValidationError(`${field}.timestamp is not an ISO 8601 date-time`);
+        timestamp = parsed;
       }
       if (input.metadata != null && Buffer.byteLength(JSON.stringify(input.metadata)) > maxMetadataBytes) {
         throw new ValidationError(`${field}.metadata is larger than ${maxMetadataBytes} bytes`);

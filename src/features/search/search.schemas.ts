@@ -9,8 +9,8 @@ export const SearchFilters = Type.Object({
   label: Type.Optional(Type.String()),
   importance_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
   importance_max: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-  date_from: Type.Optional(Type.String({ format: 'date-time', description: 'Message timestamp lower bound (inclusive)' })),
-  date_to: Type.Optional(Type.String({ format: 'date-time', description: 'Message timestamp upper bound (inclusive)' })),
+  date_from: Type.Optional(Type.String({ description: 'Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC)' })),
+  date_to: Type.Optional(Type.String({ description: 'Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC)' })),
   archived: Type.Optional(Type.Boolean({ description: 'true: only archived; false: only active; absent: both' })),
 }, { additionalProperties: false });
 export type SearchFilters = Static<typeof SearchFilters>;

@@ -2,6 +2,7 @@ import type { Logger } from '../../ports/logger.js';
 import { AppError, ErrorCode, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
+import { parseTimestamp } from '../../domain/timestamp.js';
 import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-provider.js';
 import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
@@ -216,9 +217,9 @@ function modelChanged(recorded: string, current: string): AppError {
 }
 
 function isoDate(value: string, field: string): string {
-  const parsed = Date.parse(value);
-  if (Number.isNaN(parsed)) throw new ValidationError(`${field} is not an ISO 8601 date-time`);
-  return new Date(parsed).toISOString();
+  const parsed = parseTimestamp(value);
+  if (parsed === null) throw new ValidationError(`${field} is not an ISO 8601 date-time`);
+  return parsed;
 }
 
 const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
