@@ -14,7 +14,27 @@ import { EmbeddingsService } from './features/embeddings/embeddings.service.js';
 import { embeddingRoutes } from './features/embeddings/embeddings.routes.js';
 import { SearchService } from './features/search/search.service.js';
 import { searchRoutes } from './features/search/search.routes.js';
+import { SqliteSummaryStore } from './adapters/sqlite/sqlite-summary.store.js';
+import { SqlitePruningReader } from './adapters/sqlite/sqlite-pruning.reader.js';
+import { SqliteLabelVectorReader } from './adapters/sqlite/sqlite-label-vectors.reader.js';
+import { SqliteConversationArchive } from './adapters/sqlite/sqlite-conversation.archive.js';
+import { HttpBridgeLanguageClient } from './adapters/bridge-client/http-bridge-language.client.js';
+import { SummariesService } from './features/summaries/summaries.service.js';
+import { summaryRoutes } from './features/summaries/summaries.routes.js';
+import { PruningService } from './features/pruning/pruning.service.js';
+import { pruningRoutes } from './features/pruning/pruning.routes.js';
+import { LabelsService } from './features/labels/labels.service.js';
+import { labelRoutes } from './features/labels/labels.routes.js';
+import { ExportService } from './features/export/export.service.js';
+import { exportRoutes } from './features/export/export.routes.js';
+import { ContextService } from './features/context/context.service.js';
+import { contextRoutes } from './features/context/context.routes.js';
+import { SqliteContextReader } from './adapters/sqlite/sqlite-context.reader.js';
 import { VectorIndexHolder } from './features/search/vector-index.holder.js';
+import { buildMemoryTools } from './mcp/memory-tools.js';
+import { ToolInvoker } from './mcp/tool-invoker.js';
+import { toolRoutes } from './mcp/tools.routes.js';
+import { mcpHttpRoutes } from './mcp/mcp-http.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import type { HealthCheck } from './features/system/health.js';
 import { EmbeddingWorker } from './worker/embedding.worker.js';
@@ -36,6 +56,7 @@ export interface Controller {
   store: ConversationStore;
   conversations: ConversationService;
   search: SearchService;
+  context: ContextService;
   embeddings: EmbeddingsService;
   worker: EmbeddingWorker;
   close(): Promise<void>;
@@ -94,8 +115,33 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
   });
+  const context = new ContextService({
+    rankings: search, reader: new SqliteContextReader(db), messages: reader, clock, folderLimits, log,
+  });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
+  });
+
+  // Memory orchestration: summaries, pruning, labels, export/import.
+  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+  const summaries = new SummariesService({ conversations: store, summaries: new SqliteSummaryStore(db), language, clock });
+  const pruning = new PruningService({ conversations: store, reader: new SqlitePruningReader(db), clock });
+  const labels = new LabelsService({
+    conversations: store, vectors: new SqliteLabelVectorReader(db), language, embedder: provider, log,
+    useLlm: config.bridge.chat.provider !== 'none',
+  });
+  const exporter = new ExportService({
+    store, archive: new SqliteConversationArchive(db), clock,
+    limits: {
+      maxMessageChars: config.limits.max_message_chars,
+      maxMessagesPerConversation: config.limits.max_messages_per_conversation,
+      maxLabelChars: config.limits.max_label_chars,
+      maxMetadataBytes: config.limits.max_metadata_bytes,
+      folder: folderLimits,
+      sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
+    },
+    onMessagesStored: () => worker.wake(),
+    onMessagesRemoved: (keys) => holder.current().index?.remove(keys),
   });
 
   const checks: HealthCheck[] = [
@@ -119,7 +165,20 @@ export async function buildController(options: ControllerOptions): Promise<Contr
 
   await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
   await app.register(searchRoutes, { prefix: '/api/v1', search });
+  await app.register(contextRoutes, { prefix: '/api/v1', context });
   await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
+  await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
+  await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
+  await app.register(labelRoutes, { prefix: '/api/v1', labels });
+  await app.register(exportRoutes, { prefix: '/api/v1', exporter });
+  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning }), log);
+  await app.register(toolRoutes, { invoker });
+  await app.register(mcpHttpRoutes, {
+    catalog: {
+      tools: invoker.tools,
+      call: async (name, params) => (await invoker.invoke(name, params)).envelope,
+    },
+  });
   await app.register(systemRoutes, {
     store, checks, metrics, startedAt: Date.now(),
     extraStats: async () => ({ embeddings: await embeddings.status() }),
@@ -130,5 +189,5 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     await worker.stop();
     await store.close();
   });
-  return { app, store, conversations, search, embeddings, worker, close: () => app.close() };
+  return { app, store, conversations, search, context, embeddings, worker, close: () => app.close() };
 }

@@ -71,6 +71,10 @@ export const ConfigSchema = Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
   }, { default: {} }),
+  mcp: Type.Object({
+    /** Where `memsvc mcp` (stdio) finds the running service; empty: http://<server.host>:<server.port>. */
+    server_url: Type.String({ default: '' }),
+  }, { default: {} }),
   proxy: Type.Object({
     enabled: Type.Boolean({ default: false }),
     host: Type.String({ default: '127.0.0.1' }),

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, ErrorCode } from '../domain/errors.js';
 
-interface ValidationIssue {
+export interface ValidationIssue {
   instancePath: string;
   keyword: string;
   message?: string;
@@ -47,7 +47,7 @@ function describe(error: FastifyError | AppError): { status: number; code: strin
 }
 
 /** Names the offending field the way a client wrote it: `messages[2].content`. */
-function validationMessage(context: string, issue: ValidationIssue): string {
+export function validationMessage(context: string, issue: ValidationIssue): string {
   const path = issue.instancePath
     .split('/')
     .filter(Boolean)

@@ -14,6 +14,9 @@ const baseOptions: Options = {
   allErrors: false,
 };
 
+/** An Ajv for JSON documents (bodies, tool inputs): defaults applied, types never coerced. */
+export const createJsonAjv = (): Ajv => addFormats(new Ajv({ ...baseOptions, coerceTypes: false }));
+
 /**
  * Validators for route schemas. Query strings, params and headers arrive as
  * text, so they are coerced (`?page=2`, `?pinned=true`); a JSON body already

@@ -50,6 +50,12 @@ export interface StoreTotals {
   storageBytes: number;
 }
 
+export interface GroupStats {
+  key: string;
+  count: number;
+  averageImportance: number;
+}
+
 export interface FolderCount {
   folder: string;
   count: number;
@@ -76,6 +82,8 @@ export interface ConversationStore {
   listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }>;
   touch(id: string, now: string): Promise<void>;
   folderCounts(): Promise<FolderCount[]>;
+  /** Conversations matching the filter, grouped by folder or label, with counts and mean importance. */
+  groupStats(filter: ConversationFilter, by: 'folder' | 'label'): Promise<GroupStats[]>;
   totals(): Promise<StoreTotals>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type DeepPartial } from '../../src/config/config.loader.js';
 import type { Config } from '../../src/config/config.schema.js';
 import { buildController, type Controller } from '../../src/controller.js';
+import type { Clock } from '../../src/ports/clock.js';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdef0123456789abcdef';
 
@@ -17,7 +18,7 @@ export interface RunningController {
 }
 
 /** A real controller on an ephemeral port over a (new or given) data directory, with fast worker polling. */
-export async function runController(options: { bridgeUrl: string; dataDir?: string; overrides?: DeepPartial<Config> }):
+export async function runController(options: { bridgeUrl: string; dataDir?: string; overrides?: DeepPartial<Config>; clock?: Clock }):
   Promise<RunningController> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memsvc-test-'));
   const config = loadConfig({
@@ -27,11 +28,12 @@ export async function runController(options: { bridgeUrl: string; dataDir?: stri
       ...options.overrides,
       server: { data_dir: dataDir, ...options.overrides?.server },
       rate_limit: { enabled: false },
-      bridge: { url: options.bridgeUrl, start: false, timeout_ms: 5000 },
+      bridge: { ...options.overrides?.bridge, url: options.bridgeUrl, start: false, timeout_ms: 5000 },
       embedding_worker: { poll_interval_ms: 20, max_backoff_ms: 200, ...options.overrides?.embedding_worker },
     },
   });
-  const controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false });
+  const controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false,
+    ...(options.clock ? { clock: options.clock } : {}) });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(controller.app.server.address() as AddressInfo).port}`;
   return {

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * A small stand-in for the LLM bridge speaking its real wire protocol
- * (POST /embed, GET /health), with a switchable model and failure mode, for
+ * (POST /embed, GET /health; /summarize, /extract and /v1/chat/completions
+ * in a simple deterministic form), with a switchable model and failure mode, for
  * tests of what the controller does when the bridge changes or fails.
  * Vectors are hashed bags of words: texts sharing words are similar.
  */
@@ -16,6 +17,12 @@ export class FakeBridge {
   /** Batches holding a text with this marker are refused with 400, as a bridge refuses bad input. */
   rejectMarker: string | null = null;
   embedCalls = 0;
+  /** POST /summarize: texts received per call; failSummarizeWith makes it answer with that status. */
+  summarizeRequests: Array<{ texts: string[]; target_words: number }> = [];
+  failSummarizeWith: number | null = null;
+  /** POST /v1/chat/completions answers with this content; null answers 503 as a bridge without a chat model. */
+  chatReply: string | null = null;
+  chatRequests: unknown[] = [];
   private server: Server | null = null;
   private port = 0;
 
@@ -44,6 +51,25 @@ export class FakeBridge {
           }
           return send(200, { model: this.model, dimension: this.dimension, embeddings: texts.map((t) => this.embed(t)) });
         }
+        if (request.method === 'POST' && request.url === '/summarize') {
+          const { texts, target_words: target = 200 } = JSON.parse(body) as { texts: string[]; target_words?: number };
+          this.summarizeRequests.push({ texts, target_words: target });
+          if (this.failSummarizeWith !== null) return send(this.failSummarizeWith, { error: 'fake failure', code: 'FAKE' });
+          const summary = this.summarize(texts, target);
+          return send(200, { summary, word_count: summary ? summary.split(/\s+/).length : 0, model: 'fake-summarizer-v1' });
+        }
+        if (request.method === 'POST' && request.url === '/extract') {
+          const { text } = JSON.parse(body) as { text: string };
+          return send(200, { entities: this.extract(text), model: 'fake-entities-v1' });
+        }
+        if (request.method === 'POST' && request.url === '/v1/chat/completions') {
+          this.chatRequests.push(JSON.parse(body));
+          if (this.chatReply === null) {
+            return send(503, { error: { message: 'No chat model is configured', type: 'service_unavailable', code: 'CHAT_NOT_CONFIGURED', param: null } });
+          }
+          return send(200, { id: 'chatcmpl-fake', object: 'chat.completion', model: 'fake-chat-v1',
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: this.chatReply } }] });
+        }
         send(404, { error: 'not found' });
       });
     });
@@ -57,6 +83,25 @@ export class FakeBridge {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.server = null;
+  }
+
+  /** Extractive like the builtin engine: whole sentences in order until about targetWords words. */
+  summarize(texts: readonly string[], targetWords: number): string {
+    const sentences = texts.flatMap((t) => t.match(/[^.!?]+[.!?]*/g) ?? []).map((s) => s.trim()).filter(Boolean);
+    const picked: string[] = [];
+    let words = 0;
+    for (const sentence of sentences) {
+      if (words >= targetWords) break;
+      picked.push(sentence);
+      words += sentence.split(/\s+/).length;
+    }
+    return picked.join(' ');
+  }
+
+  /** Capitalized words that do not start a sentence count as organizations. */
+  extract(text: string) {
+    const organizations = [...new Set([...text.matchAll(/(?<![.!?]\s|^)\b[A-Z][a-zA-Z]+/g)].map((m) => m[0]))];
+    return { people: [], places: [], organizations, dates: [], emails: [], urls: [] };
   }
 
   embed(text: string): number[] {

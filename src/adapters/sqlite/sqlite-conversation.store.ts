@@ -20,6 +20,7 @@ import type {
   ConversationPatch,
   ConversationStore,
   FolderCount,
+  GroupStats,
   NewConversation,
   PageRequest,
   StoreTotals,
@@ -177,6 +178,14 @@ export class SqliteConversationStore implements ConversationStore {
   async folderCounts(): Promise<FolderCount[]> {
     return this.stmt('SELECT folder, count(*) AS count FROM conversations GROUP BY folder ORDER BY folder')
       .all() as FolderCount[];
+  }
+
+  async groupStats(filter: ConversationFilter, by: 'folder' | 'label'): Promise<GroupStats[]> {
+    const where = conversationWhere(filter);
+    const column = by === 'folder' ? 'folder' : 'label';
+    return this.stmt(`SELECT ${column} AS key, count(*) AS count, avg(importance_score) AS averageImportance
+      FROM conversations ${where.sql} GROUP BY ${column} ORDER BY count(*) DESC, ${column}`)
+      .all(...where.params) as GroupStats[];
   }
 
   async totals(): Promise<StoreTotals> {

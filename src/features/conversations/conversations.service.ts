@@ -147,6 +147,10 @@ export class ConversationService {
     return this.deps.store.listMessages(id, page);
   }
 
+  groupStats(filter: ConversationFilter, by: 'folder' | 'label') {
+    return this.deps.store.groupStats(this.filter(filter), by);
+  }
+
   /** All messages in order (at most limits.max_messages_per_conversation), for inline and export use. */
   async allMessages(id: string) {
     const page = await this.deps.store.listMessages(id, { offset: 0, limit: this.deps.limits.maxMessagesPerConversation });

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config/config.loader.js';
+import { buildController, type Controller } from '../../src/controller.js';
+
+export interface ListeningController {
+  controller: Controller;
+  baseUrl: string;
+  apiKey: string;
+}
+
+/**
+ * The real controller (same composition root as `npm start`) on `dataDir`,
+ * listening on 127.0.0.1 at an ephemeral port, without logging, rate limit,
+ * embedding worker or bridge. Override keys the schema does not know (yet)
+ * are dropped by the config loader.
+ */
+export async function startController(dataDir: string): Promise<ListeningController> {
+  const config = loadConfig({
+    file: '/nonexistent',
+    env: {},
+    overrides: {
+      server: { data_dir: dataDir, host: '127.0.0.1', port: 0 },
+      rate_limit: { enabled: false },
+      embedding_worker: { enabled: false },
+      bridge: { start: false },
+    },
+  });
+  const apiKey = `bench_${randomBytes(24).toString('base64url')}`;
+  const controller = await buildController({ config, apiKey, logger: false });
+  await controller.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = controller.app.server.address() as AddressInfo;
+  return { controller, baseUrl: `http://127.0.0.1:${port}`, apiKey };
+}

@@ -1,0 +1,47 @@
+import { Agent, request as httpRequest } from 'node:http';
+
+export interface HttpResponse {
+  status: number;
+  body: string;
+}
+
+export interface HttpClient {
+  request(method: string, path: string, body?: string): Promise<HttpResponse>;
+  close(): void;
+}
+
+/**
+ * A minimal keep-alive HTTP/1.1 client on node:http (cheaper per request than
+ * fetch, which matters when client and server share two cores). It refuses
+ * any host but 127.0.0.1: benchmarks only ever talk to the local controller.
+ */
+export function createHttpClient(baseUrl: string, apiKey: string, maxSockets = 16): HttpClient {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || url.hostname !== '127.0.0.1') {
+    throw new Error(`bench HTTP client only talks to http://127.0.0.1, not ${baseUrl}`);
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const port = Number(url.port);
+  const auth = `Bearer ${apiKey}`;
+
+  return {
+    request(method, path, body) {
+      return new Promise<HttpResponse>((resolve, reject) => {
+        const headers: Record<string, string | number> = { authorization: auth, accept: 'application/json' };
+        if (body !== undefined) {
+          headers['content-type'] = 'application/json';
+          headers['content-length'] = Buffer.byteLength(body);
+        }
+        const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}

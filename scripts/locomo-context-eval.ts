@@ -1,0 +1,208 @@
+/**
+ * Context assembly on LoCoMo: which share of a question's evidence turns ends
+ * up inside the assembled context, for the default (relevance) ranking and the
+ * spec's formula, at budgets of 1000, 2000 and 4000 tokens.
+ *
+ *   npx tsx scripts/locomo-context-eval.ts ../shared/datasets/locomo-dev.json [--samples N] [--tune]
+ *
+ * Starts the real bridge (builtin offline engine) and controller on ephemeral
+ * ports, loads every sample as scripts/locomo-eval.ts does (one conversation
+ * per session in folder /locomo/<sample>, content "speaker: text", dia_id in
+ * message metadata), waits for the embeddings, then asks every question
+ * (category 5 skipped) through POST /api/v1/context/assemble with
+ * preferred_labels [] and excluded_folders = every other sample's folder.
+ * The clock stands one day after the sample's last session, so recency means
+ * what it would for someone talking with the service the day after.
+ * Score: |evidence turns in the context| / |evidence turns|, averaged over questions.
+ *
+ * --tune recalls once per question in process and grids the default ranking's
+ * weights over the same metric (no HTTP), printing the best settings.
+ * The dataset is read from the given path, never copied.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Clock } from '../src/ports/clock.js';
+import { DEFAULT_TUNING, type ContextRanking, type RelevanceTuning } from '../src/features/context/context-ranking.js';
+import { selectContext, type ContextCandidate } from '../src/features/context/context-selection.js';
+import { evidenceIds, sessionStart } from './locomo-eval.js';
+import { startLocalStack, type LocalStack } from './lib/local-stack.js';
+
+interface Turn { speaker: string; dia_id: string; text: string }
+interface QA { question: string; evidence?: string[]; category: number }
+interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
+interface Question { sample: Sample; text: string; evidence: Set<string> }
+
+const BUDGETS = [1000, 2000, 4000] as const;
+const RANKINGS: readonly ContextRanking[] = ['relevance', 'spec'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function parseArgs(argv: string[]) {
+  const [dataPath, ...rest] = argv;
+  if (!dataPath) throw new Error('usage: locomo-context-eval.ts <locomo-dev.json> [--samples N] [--tune]');
+  const option = (name: string) => {
+    const i = rest.indexOf(`--${name}`);
+    return i >= 0 ? rest[i + 1] : undefined;
+  };
+  return { dataPath: resolve(dataPath), samples: Number(option('samples') ?? Infinity), tune: rest.includes('--tune') };
+}
+
+/** A clock the script moves: each sample is asked about the day after its last session. */
+class SettableClock implements Clock {
+  private current = Date.now();
+  set(time: number): void { this.current = time; }
+  now(): Date { return new Date(this.current); }
+}
+
+const folderOf = (sample: Sample) => `/locomo/${sample.sample_id}`;
+
+function sessionKeys(sample: Sample): string[] {
+  return Object.keys(sample.conversation)
+    .filter((key) => /^session_\d+$/.test(key))
+    .sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]));
+}
+
+/** One day after the start of the sample's last dated session. */
+function dayAfter(sample: Sample): number {
+  let last = 0;
+  for (const key of sessionKeys(sample)) {
+    const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
+    if (start) last = Math.max(last, start.getTime() + (sample.conversation[key] as Turn[]).length * 60_000);
+  }
+  return (last || Date.now()) + DAY_MS;
+}
+
+async function loadSample(stack: LocalStack, sample: Sample): Promise<number> {
+  let turns = 0;
+  for (const key of sessionKeys(sample)) {
+    const list = sample.conversation[key] as Turn[];
+    const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
+    const messages = list.map((turn, i) => ({
+      role: 'user' as const,
+      content: `${turn.speaker}: ${turn.text}`,
+      metadata: { dia_id: turn.dia_id },
+      ...(start ? { timestamp: new Date(start.getTime() + i * 60_000).toISOString() } : {}),
+    }));
+    const response = await stack.api('POST', '/api/v1/conversations', {
+      label: `${sample.sample_id} ${key.replace('_', ' ')}`, folder: folderOf(sample), messages,
+    });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+    turns += messages.length;
+  }
+  return turns;
+}
+
+function questionsOf(samples: readonly Sample[]): Question[] {
+  return samples.flatMap((sample) => sample.qa
+    .filter((qa) => qa.category !== 5)
+    .map((qa) => ({ sample, text: qa.question, evidence: new Set(evidenceIds(qa.evidence)) }))
+    .filter((question) => question.evidence.size > 0));
+}
+
+const share = (evidence: Set<string>, ids: ReadonlyArray<string | undefined>) =>
+  new Set(ids.filter((id) => id !== undefined && evidence.has(id))).size / evidence.size;
+
+const diaIdOf = (metadata: Record<string, unknown> | null) =>
+  typeof metadata?.dia_id === 'string' ? metadata.dia_id : undefined;
+
+async function measure(stack: LocalStack, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
+  const coverage: Record<string, number[]> = {};
+  const latencies: Record<string, number[]> = {};
+  for (const question of questions) {
+    clock.set(dayAfter(question.sample));
+    const excluded = samples.filter((other) => other !== question.sample).map(folderOf);
+    for (const ranking of RANKINGS) {
+      for (const budget of BUDGETS) {
+        const started = performance.now();
+        const response = await stack.api('POST', '/api/v1/context/assemble', {
+          query: question.text, preferred_labels: [], excluded_folders: excluded, context_budget: budget, ranking,
+        });
+        (latencies[ranking] ??= []).push(performance.now() - started);
+        if (response.status !== 200) throw new Error(`assemble failed: ${response.status} ${JSON.stringify(response.body)}`);
+        const messages = response.body as Array<{ metadata: { folder: string; message_metadata: Record<string, unknown> | null } }>;
+        if (messages.some((message) => message.metadata.folder !== folderOf(question.sample))) {
+          throw new Error('a message from an excluded folder was assembled');
+        }
+        (coverage[`${ranking}@${budget}`] ??= []).push(share(question.evidence,
+          messages.map((message) => diaIdOf(message.metadata.message_metadata))));
+      }
+    }
+  }
+  console.log(`\n${questions.length} questions (category 5 skipped); share of evidence turns inside the context:\n`);
+  console.log(`| ranking | ${BUDGETS.map((b) => `budget ${b}`).join(' | ')} | assemble p50 ms | assemble p95 ms |`);
+  console.log(`|---|${BUDGETS.map(() => '---').join('|')}|---|---|`);
+  for (const ranking of RANKINGS) {
+    const sorted = [...latencies[ranking]!].sort((a, b) => a - b);
+    const cells = BUDGETS.map((budget) => mean(coverage[`${ranking}@${budget}`]!).toFixed(3));
+    const label = ranking === 'relevance' ? 'relevance (default)' : 'spec (0.5 imp + 0.3 rec + 0.2 label)';
+    console.log(`| ${label} | ${cells.join(' | ')} | ${pct(sorted, 0.5).toFixed(1)} | ${pct(sorted, 0.95).toFixed(1)} |`);
+  }
+}
+
+/** Grids the relevance ranking's weights over candidates recalled once per question. */
+async function tune(stack: LocalStack, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
+  const { context } = stack.controller;
+  const recalled: Array<{ question: Question; now: Date; candidates: ContextCandidate[] }> = [];
+  for (const question of questions) {
+    clock.set(dayAfter(question.sample));
+    const request = context.toRequest({
+      query: question.text, excluded_folders: samples.filter((other) => other !== question.sample).map(folderOf),
+    });
+    recalled.push({ question, now: clock.now(), candidates: await context.recall(request) });
+  }
+  const score = (tuning: RelevanceTuning) => BUDGETS.map((budget) => mean(recalled.map(({ question, now, candidates }) => {
+    const selection = selectContext(candidates, {
+      ranking: 'relevance', now, preferredLabels: [], budget, format: 'messages', includeMetadata: true, tuning,
+    });
+    return share(question.evidence, selection.messages.map((message) => diaIdOf(message.hit.metadata)));
+  })));
+  const results: Array<{ tuning: RelevanceTuning; cells: number[] }> = [];
+  // Importance is the same for every LoCoMo message and no label is preferred, so only relevance,
+  // recency and their mix matter here; importance and label keep their share of the rest.
+  for (const keywordShare of [0.5, 0.6, 0.7, 0.8, 0.9, 1]) {
+    for (const neighbourWeight of [0, 0.15, 0.3, 0.5]) {
+      for (const recency of [0, 0.05, 0.1, 0.2, 0.3]) {
+        const tuning = { ...DEFAULT_TUNING, keywordShare, neighbourWeight, recency,
+          relevance: 1 - recency - DEFAULT_TUNING.importance - DEFAULT_TUNING.label };
+        results.push({ tuning, cells: score(tuning) });
+      }
+    }
+  }
+  results.sort((a, b) => sum(b.cells) - sum(a.cells));
+  console.log('\nbest 15 settings (mean share of evidence in context at budgets 1000/2000/4000):');
+  for (const { tuning, cells } of results.slice(0, 15)) {
+    console.log(`  keywordShare ${tuning.keywordShare} neighbour ${tuning.neighbourWeight} recency ${tuning.recency} ` +
+      `relevance ${tuning.relevance.toFixed(2)}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
+  }
+  console.log(`default ${JSON.stringify(DEFAULT_TUNING)}: ${score(DEFAULT_TUNING).map((c) => c.toFixed(3)).join(' / ')}`);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const samples = (JSON.parse(readFileSync(args.dataPath, 'utf8')) as Sample[]).slice(0, args.samples);
+  const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-locomo-context-'));
+  const clock = new SettableClock();
+  const stack = await startLocalStack({ dataDir, clock });
+  try {
+    const loadStarted = performance.now();
+    let turns = 0;
+    for (const sample of samples) turns += await loadSample(stack, sample);
+    await stack.waitForEmbeddings();
+    console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+    const questions = questionsOf(samples);
+    if (args.tune) await tune(stack, clock, samples, questions);
+    await measure(stack, clock, samples, questions);
+  } finally {
+    await stack.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const sum = (values: number[]) => values.reduce((total, v) => total + v, 0);
+const mean = (values: number[]) => sum(values) / Math.max(1, values.length);
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import type { Database } from 'better-sqlite3';
+import type { Conversation } from '../../domain/conversation.js';
+import { newId } from '../../domain/ids.js';
+import type {
+  ArchiveCursor,
+  ArchiveFilter,
+  ConversationArchive,
+  ImportConflict,
+  ImportedConversation,
+  ImportOutcome,
+} from '../../ports/conversation-archive.js';
+import { folderSubtree } from './sqlite-filters.js';
+
+interface ConversationRow {
+  id: string;
+  label: string;
+  folder: string;
+  status: Conversation['status'];
+  importance_score: number;
+  word_count: number;
+  message_count: number;
+  session_count: number;
+  created_at: string;
+  updated_at: string;
+  last_message_at: string | null;
+  last_accessed_at: string;
+}
+
+export class SqliteConversationArchive implements ConversationArchive {
+  constructor(private readonly db: Database) {}
+
+  async page(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<Conversation[]> {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (filter.from !== undefined) { clauses.push('updated_at >= ?'); params.push(filter.from); }
+    if (filter.to !== undefined) { clauses.push('created_at <= ?'); params.push(filter.to); }
+    if (filter.folder !== undefined) {
+      const subtree = folderSubtree('folder', filter.folder);
+      clauses.push(subtree.sql);
+      params.push(...subtree.params);
+    }
+    if (after) { clauses.push('(created_at, id) > (?, ?)'); params.push(after.createdAt, after.id); }
+    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+    const rows = this.db.prepare(`SELECT * FROM conversations ${where} ORDER BY created_at, id LIMIT ?`)
+      .all(...params, limit) as ConversationRow[];
+    return rows.map((row) => ({
+      id: row.id,
+      label: row.label,
+      folder: row.folder,
+      status: row.status,
+      importanceScore: row.importance_score,
+      wordCount: row.word_count,
+      messageCount: row.message_count,
+      sessionCount: row.session_count,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      lastMessageAt: row.last_message_at,
+      lastAccessedAt: row.last_accessed_at,
+    }));
+  }
+
+  async importAll(conversations: readonly ImportedConversation[], onConflict: ImportConflict): Promise<ImportOutcome> {
+    const exists = this.db.prepare('SELECT 1 FROM conversations WHERE id = ?').pluck();
+    const messageIdTaken = this.db.prepare('SELECT 1 FROM messages WHERE id = ?').pluck();
+    const keysOf = this.db.prepare('SELECT seq FROM messages WHERE conversation_id = ?').pluck();
+    const remove = this.db.prepare('DELETE FROM conversations WHERE id = ?');
+    const insertConversation = this.db.prepare(`INSERT INTO conversations (id, label, folder, status, importance_score,
+        word_count, message_count, session_count, created_at, updated_at, last_message_at, last_accessed_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertMessage = this.db.prepare(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    return this.db.transaction(() => {
+      const outcome: ImportOutcome = { imported: 0, replaced: 0, skipped: 0, messages: 0, renamed: [], removedMessageKeys: [] };
+      for (const c of conversations) {
+        let id = c.id;
+        if (exists.get(id) !== undefined) {
+          if (onConflict === 'skip') { outcome.skipped += 1; continue; }
+          if (onConflict === 'replace') {
+            outcome.removedMessageKeys.push(...(keysOf.all(id) as number[]));
+            remove.run(id);
+            outcome.replaced += 1;
+          } else {
+            id = newId();
+            outcome.renamed.push({ from: c.id, to: id });
+          }
+        }
+        insertConversation.run(id, c.label, c.folder, c.status, c.importanceScore, c.wordCount, c.messages.length,
+          c.sessionCount, c.createdAt, c.updatedAt, c.lastMessageAt, c.lastAccessedAt);
+        c.messages.forEach((m, position) => {
+          const messageId = m.id !== null && messageIdTaken.get(m.id) === undefined ? m.id : newId();
+          insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
+            m.metadata === null ? null : JSON.stringify(m.metadata));
+        });
+        outcome.imported += 1;
+        outcome.messages += c.messages.length;
+      }
+      return outcome;
+    })();
+  }
+}

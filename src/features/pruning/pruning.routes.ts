@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorResponse } from '../conversations/conversations.schemas.js';
+import type { PruningPlan, PruningService } from './pruning.service.js';
+import { DryRunBody, DryRunResponse, ExecuteBody } from './pruning.schemas.js';
+
+const tags = ['orchestration'];
+const Empty = Type.Unsafe<undefined>({ description: 'Empty body' });
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+
+export const toDryRunResponse = (plan: PruningPlan) => ({
+  suggestions: plan.suggestions.map((s) => ({
+    conversation_id: s.conversationId,
+    conversation_label: s.conversationLabel,
+    last_accessed: s.lastAccessed,
+    last_updated: s.lastUpdated,
+    message_count: s.messageCount,
+    token_estimate: s.tokenEstimate,
+    importance_score: s.importanceScore,
+    preview: s.preview,
+    recommendation: s.recommendation,
+    reason: s.reason,
+  })),
+  total: plan.total,
+  archive_count: plan.archiveCount,
+  estimated_token_savings: plan.estimatedTokenSavings,
+  threshold_days: plan.thresholdDays,
+  importance_threshold: plan.importanceThreshold,
+  idle_since: plan.idleSince,
+});
+
+export const pruningRoutes: FastifyPluginAsyncTypebox<{ pruning: PruningService }> = async (app, { pruning }) => {
+  app.post('/prune/dry-run', {
+    schema: { tags, summary: 'Suggest idle conversations to archive (changes nothing)', body: DryRunBody,
+      response: { 200: DryRunResponse, ...errors } },
+    // Every field has a default, so no body at all is the same as {}.
+    preValidation: async (request) => { request.body ??= {} as never; },
+  }, async (request) => {
+    const body = request.body;
+    return toDryRunResponse(await pruning.dryRun({
+      thresholdDays: body.threshold_days, importanceThreshold: body.importance_threshold, limit: body.limit,
+    }));
+  });
+
+  app.post('/prune/execute', {
+    schema: { tags, summary: 'Archive the listed conversations (all or none)', body: ExecuteBody,
+      response: { 200: Empty, ...errors } },
+  }, async (request, reply) => {
+    await pruning.execute(request.body.conversation_ids);
+    return reply.code(200).send();
+  });
+};

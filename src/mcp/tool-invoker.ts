@@ -1,0 +1,57 @@
+import type { ValidateFunction } from 'ajv';
+import { AppError, ErrorCode } from '../domain/errors.js';
+import { validationMessage, type ValidationIssue } from '../http/error-handler.js';
+import { createJsonAjv } from '../http/request-validation.js';
+import type { Logger } from '../ports/logger.js';
+import type { MemoryTool } from './memory-tools.js';
+
+/** The spec's tool envelope. */
+export type ToolEnvelope =
+  | { success: true; data: Record<string, unknown>; error: null }
+  | { success: false; data: null; error: { code: string; message: string } };
+
+export interface ToolOutcome {
+  /** The HTTP status the REST form answers with. */
+  status: number;
+  envelope: ToolEnvelope;
+}
+
+/** Validates tool parameters against the tool's schema (defaults filled in) and runs it, never throwing. */
+export class ToolInvoker {
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly byName: Map<string, MemoryTool>;
+
+  constructor(readonly tools: readonly MemoryTool[], private readonly log: Logger) {
+    const ajv = createJsonAjv();
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const tool of tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  async invoke(name: string, params: unknown): Promise<ToolOutcome> {
+    const tool = this.byName.get(name);
+    if (!tool) return failure(404, ErrorCode.NOT_FOUND, `Unknown tool: ${name}; see GET /mcp/tools`);
+    // Defaults are written into the input, so validate a copy.
+    const input = structuredClone(params ?? {});
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return failure(400, ErrorCode.VALIDATION_ERROR, 'Tool parameters must be a JSON object');
+    }
+    const validate = this.validators.get(name)!;
+    if (!validate(input)) {
+      return failure(400, ErrorCode.VALIDATION_ERROR, validationMessage('params', validate.errors![0] as ValidationIssue));
+    }
+    try {
+      return { status: 200, envelope: { success: true, data: await tool.run(input as never), error: null } };
+    } catch (error) {
+      if (error instanceof AppError) return failure(error.status, error.code, error.message);
+      this.log.error({ err: error, tool: name }, 'tool failed');
+      return failure(500, ErrorCode.INTERNAL_ERROR, 'Internal server error');
+    }
+  }
+}
+
+const failure = (status: number, code: string, message: string): ToolOutcome =>
+  ({ status, envelope: { success: false, data: null, error: { code, message } } });
