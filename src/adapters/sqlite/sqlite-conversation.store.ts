@@ -60,27 +60,38 @@ const SORT_COLUMNS = {
   label: 'label',
 } as const;
 
-/** WHERE clause and parameters for a conversation filter; folders match their subtree. */
-export function conversationWhere(filter: ConversationFilter, alias = ''): { sql: string; params: unknown[] } {
-  const col = (name: string) => (alias ? `${alias}.${name}` : name);
+/**
+ * WHERE clause and parameters for a conversation filter; folders match their subtree.
+ * `useFolderIndex: false` writes the folder test so SQLite cannot use the folder
+ * index (unary +), letting it walk the sort index instead (see list()).
+ */
+export function conversationWhere(filter: ConversationFilter, options: { useFolderIndex?: boolean } = {}):
+  { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (filter.label !== undefined) {
-    clauses.push(`${col('label')} = ?`);
+    clauses.push('label = ?');
     params.push(filter.label);
   }
   if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
-    const subtree = folderSubtree(col('folder'), filter.folder);
+    const subtree = folderSubtree(options.useFolderIndex === false ? '+folder' : 'folder', filter.folder);
     clauses.push(subtree.sql);
     params.push(...subtree.params);
   }
-  if (filter.pinned !== undefined) clauses.push(`${col('importance_score')} ${filter.pinned ? '>=' : '<'} 10`);
+  if (filter.pinned !== undefined) clauses.push(`importance_score ${filter.pinned ? '>=' : '<'} 10`);
   if (filter.archived !== undefined) {
-    clauses.push(`${col('status')} = ?`);
+    clauses.push('status = ?');
     params.push(filter.archived ? 'archived' : 'active');
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
+
+/**
+ * Above this many matches a folder subtree is listed by walking the sort index
+ * and skipping other folders (the page fills after about page_size * total /
+ * matches rows); below it, the folder index finds the few matches to sort.
+ */
+const FOLDER_SCAN_THRESHOLD = 2000;
 
 export class SqliteConversationStore implements ConversationStore {
   private readonly statements = new Map<string, Statement>();
@@ -106,13 +117,14 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async list(request: ConversationListRequest): Promise<{ items: Conversation[]; total: number }> {
-    const where = conversationWhere(request.filter);
+    const counted = conversationWhere(request.filter);
+    const total = this.stmt(`SELECT count(*) FROM conversations ${counted.sql}`).pluck().get(...counted.params) as number;
+    const where = conversationWhere(request.filter, { useFolderIndex: total < FOLDER_SCAN_THRESHOLD });
     const column = SORT_COLUMNS[request.sort];
     const direction = request.order === 'asc' ? 'ASC' : 'DESC';
     const rows = this.stmt(`SELECT * FROM conversations ${where.sql}
       ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`)
       .all(...where.params, request.limit, request.offset) as ConversationRow[];
-    const total = this.stmt(`SELECT count(*) FROM conversations ${where.sql}`).pluck().get(...where.params) as number;
     return { items: rows.map(toConversation), total };
   }
 

@@ -110,6 +110,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX summaries_recent ON summaries (conversation_id, level, generated_at DESC);
     `,
   },
+  {
+    version: 4,
+    name: 'list indexes that serve both sort directions',
+    sql: `
+      -- (col, id) can be walked forwards or backwards, so ORDER BY col DESC, id DESC
+      -- (the default list order) reads the index without a sort step.
+      DROP INDEX IF EXISTS conversations_updated;
+      DROP INDEX IF EXISTS conversations_created;
+      CREATE INDEX conversations_updated ON conversations (updated_at, id);
+      CREATE INDEX conversations_created ON conversations (created_at, id);
+      CREATE INDEX conversations_importance ON conversations (importance_score, id);
+      CREATE INDEX conversations_label_updated ON conversations (label, updated_at, id);
+      CREATE INDEX conversations_folder_updated ON conversations (folder, updated_at, id);
+      CREATE INDEX conversations_status_updated ON conversations (status, updated_at, id);
+      DROP INDEX IF EXISTS conversations_label;
+      DROP INDEX IF EXISTS conversations_folder;
+    `,
+  },
 ];
 
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
