@@ -14,6 +14,11 @@ export function formatReport(scenario: string, report: ScenarioReport): string {
   }
   lines.push('');
   lines.push(table(report.measurements));
+  const rowNotes = report.measurements.filter((m) => m.note);
+  if (rowNotes.length) {
+    lines.push('');
+    for (const m of rowNotes) lines.push(`${m.group} / ${m.name}: ${m.note}`);
+  }
   if (report.notes.length) {
     lines.push('');
     for (const note of report.notes) lines.push(`note: ${note}`);

@@ -12,6 +12,7 @@ export const SHARED_MODEL_CACHE = fileURLToPath(new URL('../../.cache/models', i
 
 export interface LocalStack {
   baseUrl: string;
+  bridgeUrl: string;
   apiKey: string;
   controller: Controller;
   bridge: FastifyInstance;
@@ -55,7 +56,7 @@ export async function startLocalStack(options: { dataDir: string; overrides?: De
   };
 
   return {
-    baseUrl, apiKey, controller, bridge, api,
+    baseUrl, bridgeUrl, apiKey, controller, bridge, api,
     async waitForEmbeddings(timeoutMs = 30 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
