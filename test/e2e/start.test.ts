@@ -40,7 +40,7 @@ describe('npm start (controller + bridge processes)', () => {
     const [port, bridgePort] = [await unusedPort(), await unusedPort()];
     baseUrl = `http://127.0.0.1:${port}`;
     bridgeUrl = `http://127.0.0.1:${bridgePort}`;
-    const env = { ...process.env, MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(port), MEMSVC_BRIDGE_PORT: String(bridgePort),
+    const env: NodeJS.ProcessEnv = { ...process.env, MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(port), MEMSVC_BRIDGE_PORT: String(bridgePort),
       MEMSVC_SERVER_LOG_LEVEL: 'warn', MEMSVC_CONFIG: '/nonexistent' };
     delete env.MEMSVC_API_KEY;
     child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,8 +1,8 @@
 import type { ChatTurn, LanguageModel, TextEntities } from '../../ports/language-model.js';
 import { UpstreamError } from '../../ports/embedding-provider.js';
 import type { BridgeClientOptions } from './http-bridge.client.js';
+import { callBridge } from './bridge-http.js';
 
-const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 const EMPTY_ENTITIES: TextEntities = { people: [], places: [], organizations: [], dates: [], emails: [], urls: [] };
 
 /** The bridge's /summarize, /extract and /v1/chat/completions, over HTTP (sibling of HttpBridgeClient's /embed). */
@@ -38,33 +38,7 @@ export class HttpBridgeLanguageClient implements LanguageModel {
     return { content, model: typeof body.model === 'string' ? body.model : 'unknown' };
   }
 
-  private async call<T>(path: string, payload: unknown): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (error as Error).message;
-      throw new UpstreamError(`LLM bridge at ${this.baseUrl} is unreachable: ${reason}`, true);
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      let detail = text.slice(0, 300);
-      try {
-        const parsed = JSON.parse(text) as { error?: string | { message?: string } };
-        detail = (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ?? detail;
-      } catch { /* not JSON */ }
-      throw new UpstreamError(`LLM bridge POST ${path} failed with ${response.status}: ${detail}`,
-        isRetryableStatus(response.status), response.status);
-    }
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new UpstreamError(`LLM bridge POST ${path} returned invalid JSON`, true, response.status);
-    }
+  private call<T>(path: string, payload: unknown): Promise<T> {
+    return callBridge<T>(this.baseUrl, this.options.timeoutMs, 'POST', path, payload);
   }
 }

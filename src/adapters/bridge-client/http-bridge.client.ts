@@ -1,4 +1,5 @@
 import { UpstreamError, type EmbeddingBatch, type EmbeddingProvider } from '../../ports/embedding-provider.js';
+import { callBridge } from './bridge-http.js';
 
 export interface BridgeClientOptions {
   url: string;
@@ -10,8 +11,6 @@ interface EmbedResponse {
   dimension: number;
   embeddings: number[][];
 }
-
-const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
 /** The controller's view of the LLM bridge, over HTTP. Retries are the caller's (the embedding worker backs off). */
 export class HttpBridgeClient implements EmbeddingProvider {
@@ -40,30 +39,7 @@ export class HttpBridgeClient implements EmbeddingProvider {
     return { model: body.providers?.embeddings?.model, dimension: body.providers?.embeddings?.dimension };
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (error) {
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (error as Error).message;
-      throw new UpstreamError(`LLM bridge at ${this.baseUrl} is unreachable: ${reason}`, true);
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      let detail = text.slice(0, 300);
-      try { detail = (JSON.parse(text) as { error?: string }).error ?? detail; } catch { /* not JSON */ }
-      throw new UpstreamError(`LLM bridge ${method} ${path} failed with ${response.status}: ${detail}`,
-        isRetryableStatus(response.status), response.status);
-    }
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new UpstreamError(`LLM bridge ${method} ${path} returned invalid JSON`, true, response.status);
-    }
+  private call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    return callBridge<T>(this.baseUrl, this.options.timeoutMs, method, path, body);
   }
 }

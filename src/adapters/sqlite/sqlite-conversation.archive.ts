@@ -10,21 +10,7 @@ import type {
   ImportOutcome,
 } from '../../ports/conversation-archive.js';
 import { folderSubtree } from './sqlite-filters.js';
-
-interface ConversationRow {
-  id: string;
-  label: string;
-  folder: string;
-  status: Conversation['status'];
-  importance_score: number;
-  word_count: number;
-  message_count: number;
-  session_count: number;
-  created_at: string;
-  updated_at: string;
-  last_message_at: string | null;
-  last_accessed_at: string;
-}
+import { toConversation, type ConversationRow } from './sqlite-rows.js';
 
 export class SqliteConversationArchive implements ConversationArchive {
   constructor(private readonly db: Database) {}
@@ -43,20 +29,7 @@ export class SqliteConversationArchive implements ConversationArchive {
     const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
     const rows = this.db.prepare(`SELECT * FROM conversations ${where} ORDER BY created_at, id LIMIT ?`)
       .all(...params, limit) as ConversationRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      label: row.label,
-      folder: row.folder,
-      status: row.status,
-      importanceScore: row.importance_score,
-      wordCount: row.word_count,
-      messageCount: row.message_count,
-      sessionCount: row.session_count,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      lastMessageAt: row.last_message_at,
-      lastAccessedAt: row.last_accessed_at,
-    }));
+    return rows.map(toConversation);
   }
 
   async importAll(conversations: readonly ImportedConversation[], onConflict: ImportConflict): Promise<ImportOutcome> {

@@ -6,13 +6,12 @@ import {
   type ConversationStatus,
   type Message,
   type MessageInput,
-  type MessageRole,
-  type EmbeddingStatus,
 } from '../../domain/conversation.js';
 import { ErrorCode, LimitExceededError } from '../../domain/errors.js';
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
 import { folderSubtree } from './sqlite-filters.js';
+import { toConversation, toMessage, type ConversationRow, type MessageRow } from './sqlite-rows.js';
 import type {
   AppendPolicy,
   ConversationFilter,
@@ -25,33 +24,6 @@ import type {
   PageRequest,
   StoreTotals,
 } from '../../ports/conversation-store.js';
-
-interface ConversationRow {
-  id: string;
-  label: string;
-  folder: string;
-  status: ConversationStatus;
-  importance_score: number;
-  word_count: number;
-  message_count: number;
-  session_count: number;
-  created_at: string;
-  updated_at: string;
-  last_message_at: string | null;
-  last_accessed_at: string;
-}
-
-interface MessageRow {
-  id: string;
-  conversation_id: string;
-  position: number;
-  role: MessageRole;
-  content: string;
-  timestamp: string;
-  metadata: string | null;
-  embedding_id: string | null;
-  embedding_status: EmbeddingStatus;
-}
 
 const SORT_COLUMNS = {
   created_at: 'created_at',
@@ -277,35 +249,4 @@ export class SqliteConversationStore implements ConversationStore {
     }
     return statement;
   }
-}
-
-function toConversation(row: ConversationRow): Conversation {
-  return {
-    id: row.id,
-    label: row.label,
-    folder: row.folder,
-    status: row.status,
-    importanceScore: row.importance_score,
-    wordCount: row.word_count,
-    messageCount: row.message_count,
-    sessionCount: row.session_count,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    lastMessageAt: row.last_message_at,
-    lastAccessedAt: row.last_accessed_at,
-  };
-}
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    position: row.position,
-    role: row.role,
-    content: row.content,
-    timestamp: row.timestamp,
-    embeddingId: row.embedding_id,
-    embeddingStatus: row.embedding_status,
-    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-  };
 }

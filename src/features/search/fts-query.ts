@@ -1,3 +1,5 @@
+import { ENGLISH_STOPWORDS } from '../../domain/stopwords.js';
+
 /**
  * Tokenizer for the FTS5 table that indexes messages. Porter stemming
  * measurably beats plain unicode61 on conversational recall (see
@@ -29,25 +31,10 @@ export function toContextColumn(previousContent: string | undefined, nextContent
 }
 
 /**
- * Words that match almost every message and so only add noise to an OR query.
- * Includes question words ("what", "when") because queries are mostly questions.
- * Kept here rather than shared with the builtin embedder: features must not import the bridge.
+ * Words that match almost every message and so only add noise to an OR query
+ * (question words like "what" and "when" included: queries are mostly questions).
  */
-const QUERY_STOPWORDS: ReadonlySet<string> = new Set([
-  'a', 'about', 'above', 'after', 'again', 'against', 'all', 'am', 'an', 'and', 'any', 'are', 'as', 'at',
-  'be', 'because', 'been', 'before', 'being', 'below', 'between', 'both', 'but', 'by',
-  'can', 'could', 'did', 'do', 'does', 'doing', 'down', 'during', 'each', 'few', 'for', 'from', 'further',
-  'had', 'has', 'have', 'having', 'he', 'her', 'here', 'hers', 'herself', 'him', 'himself', 'his', 'how',
-  'i', 'if', 'in', 'into', 'is', 'it', 'its', 'itself', 'just', 'me', 'might', 'more', 'most', 'must', 'my', 'myself',
-  'no', 'nor', 'not', 'now', 'of', 'off', 'on', 'once', 'only', 'or', 'other', 'our', 'ours', 'ourselves', 'out',
-  'over', 'own', 'same', 'shall', 'she', 'should', 'so', 'some', 'such', 'than', 'that', 'the', 'their', 'theirs',
-  'them', 'themselves', 'then', 'there', 'these', 'they', 'this', 'those', 'through', 'to', 'too', 'under',
-  'until', 'up', 'very', 'was', 'we', 'were', 'what', 'when', 'where', 'which', 'while', 'who', 'whom', 'whose',
-  'why', 'will', 'with', 'would', 'you', 'your', 'yours', 'yourself', 'yourselves', 'also', 'yet', 'ever', 'us',
-  's', 't', 'm', 'd', 'll', 're', 've', 'don', 'didn', 'doesn', 'isn', 'wasn', 'aren', 'weren', 'won', 'wouldn',
-  'couldn', 'shouldn', 'hasn', 'haven', 'hadn', 'ain', 'let', 'oh', 'hey', 'hi', 'yeah', 'wow', 'ok', 'okay',
-]);
-
+const QUERY_STOPWORDS = ENGLISH_STOPWORDS;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Distinct non-stopword terms of a query, lower-cased, in first-seen order. */

@@ -1,0 +1,60 @@
+import type { Conversation, ConversationStatus, EmbeddingStatus, Message, MessageRole } from '../../domain/conversation.js';
+
+/** Rows as SQLite returns them, and their mapping to domain objects (shared by the SQLite adapters). */
+export interface ConversationRow {
+  id: string;
+  label: string;
+  folder: string;
+  status: ConversationStatus;
+  importance_score: number;
+  word_count: number;
+  message_count: number;
+  session_count: number;
+  created_at: string;
+  updated_at: string;
+  last_message_at: string | null;
+  last_accessed_at: string;
+}
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  position: number;
+  role: MessageRole;
+  content: string;
+  timestamp: string;
+  metadata: string | null;
+  embedding_id: string | null;
+  embedding_status: EmbeddingStatus;
+}
+
+export function toConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    label: row.label,
+    folder: row.folder,
+    status: row.status,
+    importanceScore: row.importance_score,
+    wordCount: row.word_count,
+    messageCount: row.message_count,
+    sessionCount: row.session_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastMessageAt: row.last_message_at,
+    lastAccessedAt: row.last_accessed_at,
+  };
+}
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    position: row.position,
+    role: row.role,
+    content: row.content,
+    timestamp: row.timestamp,
+    embeddingId: row.embedding_id,
+    embeddingStatus: row.embedding_status,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+  };
+}
