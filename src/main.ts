@@ -2,6 +2,7 @@ import { loadConfig } from './config/config.loader.js';
 import { resolveApiKey } from './config/api-key.js';
 import { buildController } from './controller.js';
 import { superviseBridge } from './bridge-process.js';
+import { buildProxyApp } from './proxy/proxy.app.js';
 
 async function main(): Promise<void> {
   let config = loadConfig();
@@ -13,6 +14,13 @@ async function main(): Promise<void> {
   const controller = await buildController({ config, apiKey: apiKey.key });
   const { app } = controller;
   const bridge = config.bridge.start ? superviseBridge(process.env, app.log) : null;
+  // The chat proxy runs in this process and uses the controller's services directly.
+  const proxy = config.proxy.enabled
+    ? await buildProxyApp({
+      config, apiKey: apiKey.key, conversations: controller.conversations, context: controller.context,
+      logger: app.log.child({ component: 'proxy' }),
+    })
+    : null;
 
   if (apiKey.generated) {
     // Printed once, on the first start, to stdout rather than the log stream.
@@ -21,6 +29,8 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    // The proxy first: its pending exchanges are stored through the controller.
+    await proxy?.app.close();
     await Promise.all([controller.close(), bridge?.stop()]);
     process.exit(0);
   };
@@ -28,6 +38,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.server.host, port: config.server.port });
+  if (proxy) await proxy.app.listen({ host: config.proxy.host, port: config.proxy.port });
 }
 
 main().catch((error: unknown) => {

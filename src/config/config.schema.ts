@@ -81,6 +81,16 @@ export const ConfigSchema = Type.Object({
     port: Type.Integer({ default: 8081, minimum: 0, maximum: 65535 }),
     upstream_url: Type.String({ default: 'http://127.0.0.1:11434/v1' }),
     upstream_api_key: Type.String({ default: '' }),
+    /** Honour a client's `X-Upstream-Authorization` header (sent upstream as Authorization); refused with 400 when false. */
+    pass_through_auth: Type.Boolean({ default: false }),
+    /** Context budget in tokens when a request sends no X-Memory-Budget. */
+    default_budget: Type.Integer({ default: 2000, minimum: 100, maximum: 200_000 }),
+    /** Non-streaming: the whole upstream answer; streaming: the response headers, then each gap between chunks. */
+    timeout_ms: Type.Integer({ default: 120_000, minimum: 1 }),
+    /** Storing an exchange: attempts per process run, and the exponential backoff between them. */
+    store_retry_max_attempts: Type.Integer({ default: 8, minimum: 1 }),
+    store_retry_base_ms: Type.Integer({ default: 500, minimum: 1 }),
+    store_retry_max_ms: Type.Integer({ default: 60_000, minimum: 1 }),
   }, { default: {} }),
 }, { default: {} });
 

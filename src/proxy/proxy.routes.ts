@@ -1,0 +1,248 @@
+import { Readable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply } from 'fastify';
+import { AppError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { ContextService } from '../features/context/context.service.js';
+import {
+  labelFrom, latestUserText, messageText, validateChatBody, withSystemMessage, firstUserText, type ChatCompletionBody,
+} from './chat-request.js';
+import { CompletionStreamReader, readCompletion, type CompletionSummary } from './completion-reader.js';
+import type { ConversationTargets, ProxyConversations } from './conversation-target.js';
+import type { ExchangeRecorder } from './exchange-recorder.js';
+import type { ExchangeTarget } from './exchange-spool.js';
+import { assembleMemoryMessage } from './memory-context.js';
+import { MemoryHeader, parseMemoryHeaders, upstreamAuthorization, type HeaderRules, type MemoryDirectives } from './memory-headers.js';
+import { openAiError, ProxyError, ProxyErrorCode, type OpenAiErrorBody } from './proxy-errors.js';
+import { ClientGoneError, type UpstreamAnswer, type UpstreamClient } from './upstream.client.js';
+
+export interface ProxyRoutesOptions {
+  upstream: UpstreamClient;
+  conversations: ProxyConversations;
+  targets: ConversationTargets;
+  context: Pick<ContextService, 'assemble'>;
+  recorder: ExchangeRecorder;
+  headerRules: HeaderRules;
+  passThroughAuth: boolean;
+  upstreamApiKey: string;
+}
+
+/** Response headers the proxy adds. */
+export const ResponseHeader = {
+  CONVERSATION_ID: 'x-memory-conversation-id',
+  CONTEXT_TOKENS: 'x-memory-context-tokens',
+  CONTEXT_ENTRIES: 'x-memory-context-entries',
+} as const;
+
+/** Upstream response headers worth passing on (rate limits, request ids, OpenAI's processing info). */
+const PASSED_HEADERS = /^(x-request-id|retry-after|openai-[a-z-]+|x-ratelimit-[a-z-]+)$/i;
+
+/** Where the exchange of one request is to be stored. */
+interface StoragePlan {
+  target: ExchangeTarget;
+  userText: string;
+}
+
+/**
+ * The OpenAI-compatible surface: POST /v1/chat/completions (plain and SSE) and
+ * GET /v1/models, forwarded to proxy.upstream_url. Chat requests get a memory
+ * system message and their exchange stored; see README "Chat proxy".
+ */
+export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, options) => {
+  const { upstream, conversations, targets, context, recorder } = options;
+
+  app.get('/v1/models', async (request, reply) => {
+    const authorization = upstreamAuthorization(request.headers, options.passThroughAuth, options.upstreamApiKey);
+    const signal = clientGone(reply);
+    const answer = await callOrLeave(() => upstream.call({ method: 'GET', path: '/models', authorization, signal }));
+    if (!answer) return leave(reply);
+    passHeaders(answer, reply);
+    if (answer.status >= 300) return sendUpstreamError(answer, reply);
+    return reply.code(answer.status).type(answer.headers.get('content-type') ?? 'application/json').send(answer.text ?? '');
+  });
+
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const directives = parseMemoryHeaders(request.headers, options.headerRules);
+    const authorization = upstreamAuthorization(request.headers, options.passThroughAuth, options.upstreamApiKey);
+    const body = validateChatBody(request.body);
+    const stream = body.stream === true;
+    const userText = latestUserText(body.messages);
+    const useMemory = !directives.disabled && userText !== '';
+
+    // Before anything goes upstream: an unknown conversation is the client's mistake (404).
+    const plan = useMemory ? await planStorage(directives, body, userText, request.log) : null;
+    const forwarded = useMemory ? await withMemory(body, userText, directives, reply, request.log) : body;
+
+    const receivedAt = new Date().toISOString();
+    const signal = clientGone(reply);
+    const answer = await callOrLeave(() => upstream.call({ method: 'POST', path: '/chat/completions', body: forwarded, authorization, stream, signal }));
+    if (!answer) return leave(reply);
+    passHeaders(answer, reply);
+    if (answer.status >= 300) return sendUpstreamError(answer, reply);
+
+    // The conversation is settled before the headers go out, so the client learns its id.
+    const placed = plan ? await place(plan, request.log) : null;
+    if (placed?.id) reply.header(ResponseHeader.CONVERSATION_ID, placed.id);
+    const finish = (summary: CompletionSummary | null) => {
+      if (!plan) return;
+      if (!summary || summary.content.trim() === '') {
+        // Nothing to remember (no text, a tool call, a broken stream): leave no empty conversation behind.
+        if (placed?.created) void conversations.delete(placed.id).catch(() => undefined);
+        return;
+      }
+      recorder.record({
+        id: newId(),
+        target: placed?.id ? { conversationId: placed.id } : plan.target,
+        user: { content: plan.userText, timestamp: receivedAt },
+        assistant: { content: summary.content, timestamp: new Date().toISOString() },
+        ...(summary.model ? { model: summary.model } : {}),
+        receivedAt,
+      });
+    };
+
+    const contentType = answer.headers.get('content-type');
+    if (!answer.stream) {
+      void reply.code(answer.status).type(contentType ?? 'application/json').send(answer.text ?? '');
+      finish(readCompletion(answer.text ?? ''));
+      return reply;
+    }
+
+    reply.code(answer.status)
+      .header('content-type', contentType ?? 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('x-accel-buffering', 'no');
+    const isSse = (contentType ?? 'text/event-stream').includes('text/event-stream');
+    const log = request.log;
+    async function* relay(): AsyncGenerator<Uint8Array> {
+      const reader = new CompletionStreamReader();
+      const raw: Buffer[] = [];
+      let outcome: CompletionSummary | null = null;
+      try {
+        for await (const chunk of upstream.readStream(answer!, signal)) {
+          if (isSse) reader.push(chunk);
+          else raw.push(Buffer.from(chunk));
+          yield chunk;
+        }
+        const summary = isSse ? reader.end() : readCompletion(Buffer.concat(raw).toString('utf8'));
+        // A stream that ends cleanly counts even without [DONE]; one that carried an error event does not.
+        if (!reader.failed) outcome = summary;
+      } catch (error) {
+        if (error instanceof ClientGoneError) {
+          log.info('client closed the connection during the stream; the exchange is not stored');
+          return;
+        }
+        if (!(error instanceof ProxyError)) throw error;
+        log.warn({ err: error }, 'upstream stream failed');
+        // OpenAI clients raise an `error` event as an APIError.
+        yield Buffer.from(`data: ${JSON.stringify(error.toBody())}\n\n`);
+      } finally {
+        finish(outcome);
+      }
+    }
+    return reply.send(Readable.from(relay(), { objectMode: false }));
+  });
+
+  /** Resolves which conversation the exchange goes to, without writing anything yet. */
+  async function planStorage(directives: MemoryDirectives, body: ChatCompletionBody, userText: string,
+    log: FastifyBaseLogger): Promise<StoragePlan> {
+    if (directives.conversationId !== undefined) {
+      try {
+        const conversation = await conversations.peek(directives.conversationId);
+        return { target: { conversationId: conversation.id }, userText };
+      } catch (error) {
+        if (error instanceof AppError && error.status === 404) {
+          throw new ProxyError(404, ProxyErrorCode.CONVERSATION_NOT_FOUND, error.message, MemoryHeader.CONVERSATION_ID, { cause: error });
+        }
+        // The store is in trouble: answer anyway; the recorder retries, and refuses then if the id is unknown.
+        log.warn({ err: error }, 'could not check the conversation id; answering and storing later');
+        return { target: { conversationId: directives.conversationId }, userText };
+      }
+    }
+    const folder = directives.folder ?? '/';
+    if (directives.label !== undefined) return { target: { create: { label: directives.label, folder, reuseByLabel: true } }, userText };
+    const label = labelFrom(firstUserText(body.messages), options.headerRules.maxLabelChars);
+    return { target: { create: { label, folder, reuseByLabel: false } }, userText };
+  }
+
+  /** The body with the memory system message; memory trouble (other than a bad request) only costs the memory. */
+  async function withMemory(body: ChatCompletionBody, userText: string, directives: MemoryDirectives,
+    reply: FastifyReply, log: FastifyBaseLogger): Promise<ChatCompletionBody> {
+    try {
+      const inPrompt = body.messages.map(messageText).filter((text) => text.trim() !== '');
+      const memory = await assembleMemoryMessage(context, userText, directives, inPrompt);
+      reply.header(ResponseHeader.CONTEXT_TOKENS, String(memory?.tokens ?? 0));
+      reply.header(ResponseHeader.CONTEXT_ENTRIES, String(memory?.entries ?? 0));
+      return memory ? { ...body, messages: withSystemMessage(body.messages, memory.content) } : body;
+    } catch (error) {
+      if (error instanceof AppError && error.status === 400) {
+        throw new ProxyError(400, ProxyErrorCode.INVALID_HEADER, error.message, null, { cause: error });
+      }
+      log.warn({ err: error }, 'context assembly failed; forwarding without memory');
+      return body;
+    }
+  }
+
+  /** The conversation id to announce: existing, found by label, or created empty now (null when the store failed). */
+  async function place(plan: StoragePlan, log: FastifyBaseLogger): Promise<{ id: string; created: boolean } | null> {
+    if ('conversationId' in plan.target) return { id: plan.target.conversationId, created: false };
+    try {
+      return await targets.place(plan.target.create, []);
+    } catch (error) {
+      log.warn({ err: error }, 'could not create the conversation before answering; the exchange is stored later');
+      return null;
+    }
+  }
+};
+
+/** Aborts when our client closes the connection before the response is complete. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+async function callOrLeave(call: () => Promise<UpstreamAnswer>): Promise<UpstreamAnswer | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ClientGoneError) return null;
+    throw error;
+  }
+}
+
+/** Our client left: nothing can be sent. */
+function leave(reply: FastifyReply): FastifyReply {
+  reply.log.info('client closed the connection before the upstream answered');
+  reply.hijack();
+  reply.raw.destroy();
+  return reply;
+}
+
+function passHeaders(answer: UpstreamAnswer, reply: FastifyReply): void {
+  answer.headers.forEach((value, name) => {
+    if (PASSED_HEADERS.test(name)) reply.header(name, value);
+  });
+}
+
+/** An upstream HTTP error goes back with its status; its body is made OpenAI-shaped when it is not already. */
+function sendUpstreamError(answer: UpstreamAnswer, reply: FastifyReply): FastifyReply {
+  return reply.code(answer.status).type('application/json; charset=utf-8').send(upstreamErrorBody(answer.status, answer.text ?? ''));
+}
+
+export function upstreamErrorBody(status: number, text: string): OpenAiErrorBody | unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const error = (parsed as { error?: unknown } | undefined)?.error;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return parsed;
+  if (typeof error === 'string') {
+    const code = (parsed as { code?: unknown }).code;
+    return openAiError(status, error, typeof code === 'string' ? code : 'upstream_error');
+  }
+  const message = text.trim() === '' ? `The upstream answered HTTP ${status}` : `The upstream answered HTTP ${status}: ${text.trim().slice(0, 500)}`;
+  return openAiError(status, message, 'upstream_error');
+}
