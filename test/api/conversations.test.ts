@@ -526,3 +526,20 @@ describe('details a careful client relies on', () => {
     assert.equal(response.json.folder, '/work/backend');
   });
 });
+
+describe('access tracking', () => {
+  let server: TestServer;
+  const clock = new ManualClock('2025-03-01T10:00:00.000Z');
+  before(async () => { server = await startTestServer({ clock }); });
+  after(() => server.stop());
+
+  it('paging through messages records an access, listing conversations does not', async () => {
+    const id = await createConversation(server);
+    const created = (await server.api('GET', `/api/v1/conversations/${id}`)).json.last_accessed;
+    clock.advance(3_600_000);
+    await server.api('GET', '/api/v1/conversations');
+    assert.equal((await server.controller.store.get(id))!.lastAccessedAt, created);
+    await server.api('GET', `/api/v1/conversations/${id}/messages`);
+    assert.equal((await server.controller.store.get(id))!.lastAccessedAt, clock.now().toISOString());
+  });
+});

@@ -141,9 +141,11 @@ export class ConversationService {
     return result;
   }
 
+  /** Paging through messages is a read by a client: it records access, like get(). */
   async listMessages(id: string, page: { offset: number; limit: number }) {
     this.page(page);
     await this.require(id);
+    await this.deps.store.touch(id, this.now());
     return this.deps.store.listMessages(id, page);
   }
 
