@@ -36,6 +36,8 @@ import { ToolInvoker } from './mcp/tool-invoker.js';
 import { toolRoutes } from './mcp/tools.routes.js';
 import { mcpHttpRoutes } from './mcp/mcp-http.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
+import { uiRoutes } from './features/ui/ui.routes.js';
+import { SqliteMessageActivityReader } from './adapters/sqlite/sqlite-message-activity.reader.js';
 import type { HealthCheck } from './features/system/health.js';
 import { EmbeddingWorker } from './worker/embedding.worker.js';
 import { systemClock, type Clock } from './ports/clock.js';
@@ -183,6 +185,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     store, checks, metrics, startedAt: Date.now(),
     extraStats: async () => ({ embeddings: await embeddings.status() }),
   });
+  // Last: the web UI's catch-all must not shadow any API route.
+  await app.register(uiRoutes, { activity: new SqliteMessageActivityReader(db), clock });
 
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
