@@ -31,10 +31,10 @@ export function packGreedy<T>(ranked: readonly T[], capacity: number, options: P
   let tokens = 0;
   for (const item of ranked) {
     if (capacity - tokens <= 0) break;
-    const key = options.dedupeKey?.(item);
-    if (key !== undefined && seen.has(key)) continue;
     const cost = options.cost(item);
     if (tokens + cost > capacity) continue;
+    const key = options.dedupeKey?.(item);
+    if (key !== undefined && seen.has(key)) continue;
     items.push(item);
     tokens += cost;
     if (key !== undefined) seen.add(key);

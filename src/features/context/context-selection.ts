@@ -1,6 +1,8 @@
 import type { MessageHit } from '../../domain/search.js';
 import { availableTokens, contentKey, estimateTokens, packGreedy } from './context-packing.js';
-import { rankCandidates, type ContextRanking, type RankingCandidate, type RelevanceTuning, DEFAULT_TUNING } from './context-ranking.js';
+import {
+  DEFAULT_TUNING, rankCandidates, type ContextRanking, type RankedCandidate, type RankingCandidate, type RelevanceTuning,
+} from './context-ranking.js';
 
 /** A recalled message with the signals the rankings use. */
 export interface ContextCandidate extends RankingCandidate {
@@ -53,10 +55,16 @@ export const renderContext = (messages: readonly SelectedMessage[], includeMetad
 export function selectContext(candidates: readonly ContextCandidate[], options: SelectionOptions): Selection {
   const ranked = rankCandidates(candidates, options.ranking,
     { now: options.now, preferredLabels: options.preferredLabels }, options.tuning ?? DEFAULT_TUNING);
+  return packRanked(ranked, options);
+}
+
+/** The packing half of selectContext, for callers that rank once and pack at several budgets. */
+export function packRanked(ranked: ReadonlyArray<RankedCandidate<ContextCandidate>>,
+  options: Pick<SelectionOptions, 'budget' | 'format' | 'includeMetadata'>): Selection {
   const capacity = availableTokens(options.budget);
   const cost = options.format === 'text'
-    ? (item: (typeof ranked)[number]) => estimateTokens(renderBlock(item.candidate.hit, options.includeMetadata)) + 1
-    : (item: (typeof ranked)[number]) => estimateTokens(item.candidate.hit.content);
+    ? (item: RankedCandidate<ContextCandidate>) => estimateTokens(renderBlock(item.candidate.hit, options.includeMetadata)) + 1
+    : (item: RankedCandidate<ContextCandidate>) => estimateTokens(item.candidate.hit.content);
   const packed = packGreedy(ranked, capacity, { cost, dedupeKey: (item) => contentKey(item.candidate.hit.content) });
   return {
     messages: packed.items.map((item) => ({ hit: item.candidate.hit, score: clamp01(item.score) })),

@@ -139,9 +139,10 @@ export class ContextService {
         if (!list.includes(b)) list.push(b);
         neighbours.set(a, list);
       };
-      for (const [key, around] of adjacent) for (const other of around) if (keys.has(other)) link(key, other);
-      for (const key of best) {
-        for (const other of adjacent.get(key) ?? []) {
+      const joins = new Set(best);
+      for (const [key, around] of adjacent) {
+        for (const other of around) {
+          if (!keys.has(other) && !joins.has(key)) continue;
           keys.add(other);
           link(key, other);
           link(other, key);
