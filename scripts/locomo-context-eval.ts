@@ -27,13 +27,11 @@ import {
   DEFAULT_TUNING, rankCandidates, type ContextRanking, type RelevanceTuning,
 } from '../src/features/context/context-ranking.js';
 import { packRanked, type ContextCandidate } from '../src/features/context/context-selection.js';
-import { evidenceIds, sessionStart } from './locomo-eval.js';
+import {
+  folderOf, loadSample, questionsOf, sessionKeys, sessionStart, type Question, type Sample, type Turn,
+} from './lib/locomo.js';
 import { startLocalStack, type LocalStack } from './lib/local-stack.js';
 
-interface Turn { speaker: string; dia_id: string; text: string }
-interface QA { question: string; evidence?: string[]; category: number }
-interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
-interface Question { sample: Sample; text: string; evidence: Set<string> }
 
 const BUDGETS = [1000, 2000, 4000] as const;
 const RANKINGS: readonly ContextRanking[] = ['relevance', 'spec'];
@@ -56,13 +54,6 @@ class SettableClock implements Clock {
   now(): Date { return new Date(this.current); }
 }
 
-const folderOf = (sample: Sample) => `/locomo/${sample.sample_id}`;
-
-function sessionKeys(sample: Sample): string[] {
-  return Object.keys(sample.conversation)
-    .filter((key) => /^session_\d+$/.test(key))
-    .sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]));
-}
 
 /** One day after the start of the sample's last dated session. */
 function dayAfter(sample: Sample): number {
@@ -72,33 +63,6 @@ function dayAfter(sample: Sample): number {
     if (start) last = Math.max(last, start.getTime() + (sample.conversation[key] as Turn[]).length * 60_000);
   }
   return (last || Date.now()) + DAY_MS;
-}
-
-async function loadSample(stack: LocalStack, sample: Sample): Promise<number> {
-  let turns = 0;
-  for (const key of sessionKeys(sample)) {
-    const list = sample.conversation[key] as Turn[];
-    const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
-    const messages = list.map((turn, i) => ({
-      role: 'user' as const,
-      content: `${turn.speaker}: ${turn.text}`,
-      metadata: { dia_id: turn.dia_id },
-      ...(start ? { timestamp: new Date(start.getTime() + i * 60_000).toISOString() } : {}),
-    }));
-    const response = await stack.api('POST', '/api/v1/conversations', {
-      label: `${sample.sample_id} ${key.replace('_', ' ')}`, folder: folderOf(sample), messages,
-    });
-    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-    turns += messages.length;
-  }
-  return turns;
-}
-
-function questionsOf(samples: readonly Sample[]): Question[] {
-  return samples.flatMap((sample) => sample.qa
-    .filter((qa) => qa.category !== 5)
-    .map((qa) => ({ sample, text: qa.question, evidence: new Set(evidenceIds(qa.evidence)) }))
-    .filter((question) => question.evidence.size > 0));
 }
 
 const share = (evidence: Set<string>, ids: ReadonlyArray<string | undefined>) =>

@@ -15,11 +15,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './lib/local-stack.js';
+import { folderOf, loadSample, questionsOf, type Sample } from './lib/locomo.js';
 import { toMatchAnyQuery } from '../src/features/search/fts-query.js';
 
-interface Turn { speaker: string; dia_id: string; text: string }
-interface QA { question: string; evidence?: string[]; category: number }
-interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
 
 const KS = [5, 10, 20] as const;
 
@@ -37,45 +35,6 @@ function parseArgs(argv: string[]) {
   };
 }
 
-/** "1:56 pm on 8 May, 2023" -> ISO; the turns of a session are spaced a minute apart. */
-export function sessionStart(text: string | undefined): Date | null {
-  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text ?? '');
-  if (!match) return null;
-  const [, h, m, ampm, day, month, year] = match;
-  let hour = Number(h) % 12;
-  if (ampm!.toLowerCase() === 'pm') hour += 12;
-  const parsed = new Date(`${month} ${day}, ${year} ${String(hour).padStart(2, '0')}:${m}:00 UTC`);
-  return Number.isNaN(parsed.getTime()) ? null : parsed;
-}
-
-/** Evidence entries are sometimes "D1:3; D1:4" or "D1:3 D1:4": split them into single ids. */
-export function evidenceIds(evidence: readonly string[] | undefined): string[] {
-  return (evidence ?? []).flatMap((entry) => entry.match(/D\d+:\d+/g) ?? []);
-}
-
-async function loadSample(stack: LocalStack, sample: Sample, folder: string): Promise<number> {
-  let turns = 0;
-  const sessions = Object.keys(sample.conversation)
-    .filter((key) => /^session_\d+$/.test(key))
-    .sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]));
-  for (const key of sessions) {
-    const list = sample.conversation[key] as Turn[];
-    const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
-    const messages = list.map((turn, i) => ({
-      role: 'user' as const,
-      content: `${turn.speaker}: ${turn.text}`,
-      metadata: { dia_id: turn.dia_id },
-      ...(start ? { timestamp: new Date(start.getTime() + i * 60_000).toISOString() } : {}),
-    }));
-    const response = await stack.api('POST', '/api/v1/conversations', {
-      label: `${sample.sample_id} ${key.replace('_', ' ')}`, folder, messages,
-    });
-    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-    turns += messages.length;
-  }
-  return turns;
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const samples = (JSON.parse(readFileSync(args.dataPath, 'utf8')) as Sample[]).slice(0, args.samples);
@@ -84,33 +43,27 @@ async function main(): Promise<void> {
   try {
     const loadStarted = performance.now();
     let turns = 0;
-    for (const sample of samples) turns += await loadSample(stack, sample, `/locomo/${sample.sample_id}`);
+    for (const sample of samples) turns += await loadSample(stack, sample);
     await stack.waitForEmbeddings();
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${loadSeconds.toFixed(1)} s`);
 
     const recall: Record<string, Record<number, number[]>> = {};
     const latencies: Record<string, number[]> = {};
-    let questions = 0;
-    for (const sample of samples) {
-      for (const qa of sample.qa) {
-        if (qa.category === 5) continue;
-        const evidence = new Set(evidenceIds(qa.evidence));
-        if (evidence.size === 0) continue;
-        questions += 1;
-        for (const mode of args.modes) {
-          const started = performance.now();
-          const ids = await ask(stack, mode, qa.question, `/locomo/${sample.sample_id}`);
-          (latencies[mode] ??= []).push(performance.now() - started);
-          for (const k of KS) {
-            const found = ids.slice(0, k).filter((id) => id !== undefined && evidence.has(id));
-            ((recall[mode] ??= {})[k] ??= []).push(new Set(found).size / evidence.size);
-          }
+    const questions = questionsOf(samples);
+    for (const { sample, text, evidence } of questions) {
+      for (const mode of args.modes) {
+        const started = performance.now();
+        const ids = await ask(stack, mode, text, folderOf(sample));
+        (latencies[mode] ??= []).push(performance.now() - started);
+        for (const k of KS) {
+          const found = ids.slice(0, k).filter((id) => id !== undefined && evidence.has(id));
+          ((recall[mode] ??= {})[k] ??= []).push(new Set(found).size / evidence.size);
         }
       }
     }
 
-    console.log(`\n${questions} questions (category 5 skipped), recall of evidence turns:\n`);
+    console.log(`\n${questions.length} questions (category 5 skipped), recall of evidence turns:\n`);
     console.log('| mode | recall@5 | recall@10 | recall@20 | query p50 ms | query p95 ms |');
     console.log('|---|---|---|---|---|---|');
     for (const mode of args.modes) {

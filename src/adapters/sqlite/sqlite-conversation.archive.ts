@@ -10,6 +10,7 @@ import type {
   ImportOutcome,
 } from '../../ports/conversation-archive.js';
 import { folderSubtree } from './sqlite-filters.js';
+import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, type ConversationRow } from './sqlite-rows.js';
 
 export class SqliteConversationArchive implements ConversationArchive {
@@ -64,6 +65,7 @@ export class SqliteConversationArchive implements ConversationArchive {
           insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
             m.metadata === null ? null : JSON.stringify(m.metadata));
         });
+        indexAppendedMessages(this.db, id, 0);
         outcome.imported += 1;
         outcome.messages += c.messages.length;
       }

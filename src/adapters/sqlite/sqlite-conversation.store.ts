@@ -11,6 +11,7 @@ import { ErrorCode, LimitExceededError } from '../../domain/errors.js';
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
 import { folderSubtree } from './sqlite-filters.js';
+import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from './sqlite-rows.js';
 import type {
   AppendPolicy,
@@ -223,6 +224,7 @@ export class SqliteConversationStore implements ConversationStore {
       return message;
     });
     if (inputs.length > 0) {
+      indexAppendedMessages(this.db, id, current.message_count);
       this.stmt(`UPDATE conversations SET message_count = ?, word_count = ?, session_count = ?,
         last_message_at = ?, updated_at = ? WHERE id = ?`)
         .run(current.message_count + inputs.length, words, sessions, lastAt, now, id);

@@ -63,15 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE VIRTUAL TABLE messages_fts USING fts5(
         content, context, tokenize = 'porter unicode61 remove_diacritics 2'
       );
-      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-        INSERT INTO messages_fts (rowid, content, context) VALUES (new.seq, new.content, '');
-        UPDATE messages_fts SET context = (
-          SELECT coalesce(group_concat(n.content, char(10)), '') FROM messages m
-          JOIN messages n ON n.conversation_id = m.conversation_id AND n.position IN (m.position - 1, m.position + 1)
-          WHERE m.seq = messages_fts.rowid)
-        WHERE rowid IN (SELECT seq FROM messages
-          WHERE conversation_id = new.conversation_id AND position BETWEEN new.position - 1 AND new.position + 1);
-      END;
+      -- Rows are written by the adapter when messages are appended (sqlite-fts-index.ts).
       CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
         DELETE FROM messages_fts WHERE rowid = old.seq;
       END;

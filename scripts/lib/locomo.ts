@@ -1,0 +1,65 @@
+import type { LocalStack } from './local-stack.js';
+
+/**
+ * Reading the LoCoMo data set (see ../shared/datasets/README.md) and loading
+ * it through the API the same way for every evaluation: one conversation per
+ * session in /locomo/<sample>, content "speaker: text", the turn's dia_id in
+ * message metadata, turns a minute apart from the session's date.
+ */
+export interface Turn { speaker: string; dia_id: string; text: string }
+export interface QA { question: string; evidence?: string[]; category: number }
+export interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
+export interface Question { sample: Sample; text: string; evidence: Set<string> }
+
+export const folderOf = (sample: Sample) => `/locomo/${sample.sample_id}`;
+
+/** "1:56 pm on 8 May, 2023" -> that instant in UTC. */
+export function sessionStart(text: string | undefined): Date | null {
+  const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text ?? '');
+  if (!match) return null;
+  const [, h, m, ampm, day, month, year] = match;
+  let hour = Number(h) % 12;
+  if (ampm!.toLowerCase() === 'pm') hour += 12;
+  const parsed = new Date(`${month} ${day}, ${year} ${String(hour).padStart(2, '0')}:${m}:00 UTC`);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}
+
+/** Evidence entries are sometimes "D1:3; D1:4" or "D1:3 D1:4": split them into single ids. */
+export function evidenceIds(evidence: readonly string[] | undefined): string[] {
+  return (evidence ?? []).flatMap((entry) => entry.match(/D\d+:\d+/g) ?? []);
+}
+
+export function sessionKeys(sample: Sample): string[] {
+  return Object.keys(sample.conversation)
+    .filter((key) => /^session_\d+$/.test(key))
+    .sort((a, b) => Number(a.split('_')[1]) - Number(b.split('_')[1]));
+}
+
+/** Creates the sample's conversations through the API; returns the number of turns stored. */
+export async function loadSample(stack: LocalStack, sample: Sample): Promise<number> {
+  let turns = 0;
+  for (const key of sessionKeys(sample)) {
+    const list = sample.conversation[key] as Turn[];
+    const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
+    const messages = list.map((turn, i) => ({
+      role: 'user' as const,
+      content: `${turn.speaker}: ${turn.text}`,
+      metadata: { dia_id: turn.dia_id },
+      ...(start ? { timestamp: new Date(start.getTime() + i * 60_000).toISOString() } : {}),
+    }));
+    const response = await stack.api('POST', '/api/v1/conversations', {
+      label: `${sample.sample_id} ${key.replace('_', ' ')}`, folder: folderOf(sample), messages,
+    });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+    turns += messages.length;
+  }
+  return turns;
+}
+
+/** The questions with an answer in the conversation (category 5 is adversarial) and at least one evidence turn. */
+export function questionsOf(samples: readonly Sample[]): Question[] {
+  return samples.flatMap((sample) => sample.qa
+    .filter((qa) => qa.category !== 5)
+    .map((qa) => ({ sample, text: qa.question, evidence: new Set(evidenceIds(qa.evidence)) }))
+    .filter((question) => question.evidence.size > 0));
+}

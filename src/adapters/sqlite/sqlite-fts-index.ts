@@ -1,0 +1,28 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Indexes messages just appended to a conversation (positions >= firstPosition)
+ * in messages_fts: each with its own words (content) and its neighbours' words
+ * (context). Called in the transaction that inserted them, so the index is never
+ * behind the messages. One FTS write per new message, plus one for the message
+ * that was last before (it gained a next neighbour): per-row triggers cost three.
+ */
+export function indexAppendedMessages(db: Database, conversationId: string, firstPosition: number): void {
+  const rows = db.prepare(`SELECT seq, position, content FROM messages
+    WHERE conversation_id = ? AND position >= ? ORDER BY position`)
+    .all(conversationId, Math.max(0, firstPosition - 2)) as Array<{ seq: number; position: number; content: string }>;
+  const byPosition = new Map(rows.map((row) => [row.position, row]));
+  const contextOf = (position: number) =>
+    [byPosition.get(position - 1)?.content, byPosition.get(position + 1)?.content]
+      .filter((text): text is string => text !== undefined)
+      .join('\n');
+
+  const previousLast = byPosition.get(firstPosition - 1);
+  if (previousLast) {
+    db.prepare('UPDATE messages_fts SET context = ? WHERE rowid = ?').run(contextOf(previousLast.position), previousLast.seq);
+  }
+  const insert = db.prepare('INSERT INTO messages_fts (rowid, content, context) VALUES (?, ?, ?)');
+  for (const row of rows) {
+    if (row.position >= firstPosition) insert.run(row.seq, row.content, contextOf(row.position));
+  }
+}
