@@ -11,6 +11,7 @@ import { ErrorCode, LimitExceededError } from '../../domain/errors.js';
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
 import { folderSubtree } from './sqlite-filters.js';
+import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from './sqlite-rows.js';
 import type {
@@ -67,12 +68,14 @@ export function conversationWhere(filter: ConversationFilter, options: { useFold
 const FOLDER_SCAN_THRESHOLD = 2000;
 
 export class SqliteConversationStore implements ConversationStore {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements: StatementCache;
 
   constructor(
     private readonly db: Database,
     private readonly file: string,
-  ) {}
+  ) {
+    this.statements = new StatementCache(db);
+  }
 
   async create(input: NewConversation, policy: AppendPolicy): Promise<Conversation> {
     this.db.transaction(() => {
@@ -244,11 +247,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   private stmt(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
+
 }

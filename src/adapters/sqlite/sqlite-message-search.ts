@@ -3,6 +3,7 @@ import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { searchFilterWhere } from './sqlite-filters.js';
+import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
 interface HitRow {
   seq: number;
@@ -20,11 +21,12 @@ interface HitRow {
   status: MessageHit['status'];
 }
 
-/** Largest number of keys bound into one IN (...) list; SQLite's default limit is 32,766 variables. */
-const KEY_CHUNK = 10_000;
-
 export class SqliteMessageSearch implements MessageSearchReader {
-  constructor(private readonly db: Database) {}
+  private readonly statements: StatementCache;
+
+  constructor(db: Database) {
+    this.statements = new StatementCache(db);
+  }
 
   async fullText(match: string, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
     Promise<ScoredKey[]> {
@@ -35,7 +37,7 @@ export class SqliteMessageSearch implements MessageSearchReader {
     const bm25 = `bm25(messages_fts, 1.0, ${weight > 0 ? weight : 0})`;
     try {
       // bm25() is lower-is-better and negative; negate it so scores grow with relevance.
-      return this.db.prepare(`
+      return this.statements.get(`
         SELECT f.rowid AS key, -${bm25} AS score
         FROM messages_fts f
         JOIN messages m ON m.seq = f.rowid
@@ -55,51 +57,40 @@ export class SqliteMessageSearch implements MessageSearchReader {
 
   async keysMatching(keys: readonly number[], filter: SearchFilter): Promise<Set<number>> {
     const where = searchFilterWhere(filter);
-    const found = new Set<number>();
-    for (let start = 0; start < keys.length; start += KEY_CHUNK) {
-      const chunk = keys.slice(start, start + KEY_CHUNK);
-      const rows = this.db.prepare(`
-        SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
-        WHERE m.seq IN (${chunk.map(() => '?').join(',')}) AND ${where.sql}`)
-        .pluck().all(...chunk, ...where.params) as number[];
-      for (const key of rows) found.add(key);
-    }
-    return found;
+    const rows = this.statements.get(`
+      SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${inKeys('m.seq')} AND ${where.sql}`)
+      .pluck().all(keysParam(keys), ...where.params) as number[];
+    return new Set(rows);
   }
 
   async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {
     const where = searchFilterWhere(filter);
+    const rows = this.statements.get(`
+      SELECT source.seq AS key, m.seq AS neighbour
+      FROM messages source
+      JOIN messages m ON m.conversation_id = source.conversation_id
+        AND m.position IN (source.position - 1, source.position + 1)
+      JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${inKeys('source.seq')} AND ${where.sql}
+      ORDER BY source.seq, m.position`)
+      .all(keysParam(keys), ...where.params) as Array<{ key: number; neighbour: number }>;
     const result = new Map<number, number[]>();
-    for (let start = 0; start < keys.length; start += KEY_CHUNK) {
-      const chunk = keys.slice(start, start + KEY_CHUNK);
-      const rows = this.db.prepare(`
-        SELECT source.seq AS key, m.seq AS neighbour
-        FROM messages source
-        JOIN messages m ON m.conversation_id = source.conversation_id
-          AND m.position IN (source.position - 1, source.position + 1)
-        JOIN conversations c ON c.id = m.conversation_id
-        WHERE source.seq IN (${chunk.map(() => '?').join(',')}) AND ${where.sql}`)
-        .all(...chunk, ...where.params) as Array<{ key: number; neighbour: number }>;
-      for (const { key, neighbour } of rows) {
-        const list = result.get(key);
-        if (list) list.push(neighbour);
-        else result.set(key, [neighbour]);
-      }
+    for (const { key, neighbour } of rows) {
+      const list = result.get(key);
+      if (list) list.push(neighbour);
+      else result.set(key, [neighbour]);
     }
     return result;
   }
 
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {
-    const byKey = new Map<number, MessageHit>();
-    for (let start = 0; start < keys.length; start += KEY_CHUNK) {
-      const chunk = keys.slice(start, start + KEY_CHUNK);
-      const rows = this.db.prepare(`
-        SELECT m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp, m.embedding_id, m.metadata,
-               m.position, c.label, c.folder, c.importance_score, c.status
-        FROM messages m JOIN conversations c ON c.id = m.conversation_id
-        WHERE m.seq IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as HitRow[];
-      for (const row of rows) byKey.set(row.seq, toHit(row));
-    }
+    const rows = this.statements.get(`
+      SELECT m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp, m.embedding_id, m.metadata,
+             m.position, c.label, c.folder, c.importance_score, c.status
+      FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${inKeys('m.seq')}`).all(keysParam(keys)) as HitRow[];
+    const byKey = new Map(rows.map((row) => [row.seq, toHit(row)]));
     return keys.flatMap((key) => byKey.get(key) ?? []);
   }
 }

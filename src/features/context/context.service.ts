@@ -1,7 +1,8 @@
+import type { MessageSearchReader } from '../../ports/message-search.js';
 import { PINNED_IMPORTANCE } from '../../domain/conversation.js';
 import { AppError, ValidationError } from '../../domain/errors.js';
 import { isInFolder, normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
-import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
+import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
@@ -15,9 +16,8 @@ export interface RecallRankings {
   semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]>;
 }
 
-export interface MessageHydrator {
-  hydrate(keys: readonly number[]): Promise<MessageHit[]>;
-}
+/** The part of the search reader context assembly uses: hits by key, and adjacent turns. */
+export type MessageHydrator = Pick<MessageSearchReader, 'hydrate' | 'neighbours'>;
 
 export interface ContextServiceDeps {
   rankings: RecallRankings;
@@ -133,7 +133,7 @@ export class ContextService {
         .slice(0, CONTEXT_RECALL.neighboursOf)
         .map(([key]) => key);
       const matched = [...keys].filter((key) => keywordScores.has(key) || semanticScores.has(key));
-      const adjacent = await reader.adjacentKeys(matched);
+      const adjacent = await this.deps.messages.neighbours(matched, filter);
       const link = (a: number, b: number) => {
         const list = neighbours.get(a) ?? [];
         if (!list.includes(b)) list.push(b);
