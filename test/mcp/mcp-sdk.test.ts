@@ -55,6 +55,15 @@ describe('MCP server through the official SDK client', () => {
     }
   });
 
+  test('/mcp is stateless: GET and DELETE are 405 with Allow: POST', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${running.baseUrl}/mcp`, { method, headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+      assert.equal(response.status, 405, method);
+      assert.equal(response.headers.get('allow'), 'POST');
+      assert.equal((await response.json() as { code: string }).code, 'METHOD_NOT_ALLOWED');
+    }
+  });
+
   test('/mcp refuses a client without the key', async () => {
     const client = new Client({ name: 'memsvc-test', version: '1.0.0' });
     await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(`${running.baseUrl}/mcp`))), /401|Unauthorized|Invalid or missing API key/);

@@ -158,11 +158,29 @@ describe('search API (builtin offline engine)', () => {
   });
 
   test('malformed full-text syntax is a 400 that explains the syntax, never a 500', async () => {
-    for (const query of ['"unterminated', 'AND', 'migration AND', '(deadlock', 'NOT', 'a OR OR b', '*', 'col:umn', '"a" NEAR(']) {
+    for (const query of ['"unterminated', 'AND', 'migration AND', '(deadlock', 'NOT', 'a OR OR b', '*', 'col:umn', '"a" NEAR(',
+      ')', 'deadlock) OR (', 'content:', '"', 'NEAR(a b, -1)', '^', '{content context', 'a + + b', '-migration']) {
       const response = await api('POST', '/api/v1/search/fts', { query });
       assert.equal(response.status, 400, `${query}: ${JSON.stringify(response.body)}`);
       assert.equal(response.body.code, 'INVALID_QUERY', query);
       assert.match(response.body.error, /phrases/, query);
+    }
+  });
+
+  test('bad full-text requests are 400 naming the problem', async () => {
+    const cases: Array<[object, RegExp]> = [
+      [{}, /query is required/],
+      [{ query: '' }, /query/],
+      [{ query: 'x', limit: 1001 }, /limit/],
+      [{ query: 'x', offset: 999, limit: 2 }, /offset \+ limit/],
+      [{ query: 'x', limit: 'ten' }, /limit must be/],
+      [{ query: 'x', filters: { folder: '../etc' } }, /filters.folder/],
+      [{ query: 'x', sort: 'date' }, /sort is not a known field/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await api('POST', '/api/v1/search/fts', body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.match(response.body.error, message, JSON.stringify(body));
     }
   });
 
