@@ -110,10 +110,14 @@ export class ContextService {
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
     const since = new Date(this.deps.clock.now().getTime() - CONTEXT_RECALL.recentWindowMs).toISOString();
 
-    const semantic = await this.semanticOrNothing(request.query, filter);
+    // The query's embedding comes from the bridge: ask first, and recall from full text while it answers.
+    const pendingSemantic = this.semanticOrNothing(request.query, filter);
+    // Handled here too, so a failure is not an unhandled rejection if keyword recall throws first.
+    pendingSemantic.catch(() => undefined);
     const keyword = request.ranking === 'relevance'
       ? await rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword)
       : [];
+    const semantic = await pendingSemantic;
     const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, CONTEXT_RECALL.pinned);
     const recent = await reader.recentMessageKeys(filter, since, CONTEXT_RECALL.recent);
 

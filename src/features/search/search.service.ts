@@ -62,13 +62,13 @@ export class SearchService {
     } else if (mode === 'semantic') {
       ranking = await this.semanticRanking(request.query, filter, depth);
     } else {
-      const keyword = await this.keywordRanking(request.query, filter, depth);
-      let dense: ScoredKey[] | null = null;
-      try {
-        dense = await this.semanticRanking(request.query, filter, depth);
-      } catch (error) {
+      // The query's embedding comes from the bridge: ask first, and rank full text while it answers.
+      const pendingDense = this.semanticRanking(request.query, filter, depth).catch((error: unknown) => {
         this.deps.log.warn({ err: error }, 'vector search unavailable; answering from full-text only');
-      }
+        return null;
+      });
+      const keyword = await this.keywordRanking(request.query, filter, depth);
+      const dense = await pendingDense;
       if (dense === null) {
         ranking = keyword;
         ran = 'keyword';
