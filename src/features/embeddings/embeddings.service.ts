@@ -47,7 +47,8 @@ export class EmbeddingsService {
       failed: counts.failed,
       model: model?.model ?? null,
       dimension: model?.dimension ?? null,
-      indexed: index?.size() ?? 0,
+      // Without a local index the database indexes every stored vector.
+      indexed: index ? index.size() : counts.done,
       model_mismatch: mismatch ? { recorded: mismatch.recorded.model, current: mismatch.current.model } : null,
       rebuild,
       worker: this.deps.workerStatus(),

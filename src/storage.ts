@@ -1,0 +1,14 @@
+import type { Config } from './config/config.schema.js';
+import { openSqliteStorage } from './adapters/sqlite/sqlite-storage.js';
+import type { Storage } from './ports/storage.js';
+
+/** The one place that knows which storage driver runs: storage.driver in config. */
+export async function openStorage(config: Config): Promise<Storage> {
+  if (config.storage.driver === 'postgres') {
+    if (config.storage.url === '') {
+      throw new Error('storage.driver is postgres but storage.url (MEMSVC_STORAGE_URL) is empty');
+    }
+    throw new Error('the postgres driver is not available yet');
+  }
+  return openSqliteStorage(config.server.data_dir);
+}
