@@ -4,10 +4,10 @@ import type { Conversation, ConversationStatus, Message, MessageInput } from '..
 import { planAppend } from '../../domain/append-plan.js';
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
-import { folderSubtree } from './sqlite-filters.js';
+import { folderSubtree } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
-import { toConversation, toMessage, type ConversationRow, type MessageRow } from './sqlite-rows.js';
+import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
 import type {
   AppendPolicy,
   ConversationFilter,

@@ -4,7 +4,7 @@ import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { toFts5Match } from './sqlite-fts-query.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { searchFilterWhere } from './sqlite-filters.js';
+import { searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
 interface HitRow {

@@ -4,7 +4,7 @@ import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { blobToVector } from './sqlite-embedding.queue.js';
-import { hasFilter, searchFilterWhere } from './sqlite-filters.js';
+import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
 /** Below this many filtered candidates, exact search beats the approximate index in recall at little cost. */
