@@ -119,6 +119,13 @@ export async function migratePostgres(pool: pg.Pool, options: { upTo?: number; m
       if (applied.has(migration.version)) continue;
       await client.query('BEGIN');
       try {
+        // Checked again inside the transaction: a server whose advisory locks do not exclude
+        // (PGlite's connections share one session) may have let another replica apply it meanwhile.
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+        if ((done.rowCount ?? 0) > 0) {
+          await client.query('ROLLBACK');
+          continue;
+        }
         await client.query(migration.sql);
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
         await client.query('COMMIT');

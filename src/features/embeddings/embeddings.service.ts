@@ -35,6 +35,7 @@ export class EmbeddingsService {
 
   async status() {
     const counts = await this.deps.queue.counts();
+    await this.deps.holder.refresh();
     const { model, mismatch, index } = this.deps.holder.current();
     const rebuild = this.rebuild && {
       ...this.rebuild,
