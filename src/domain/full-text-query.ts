@@ -119,7 +119,7 @@ export function parseFullTextQuery(input: string): FullTextQuery {
       if (terms > MAX_QUERY_TERMS) throw invalid(`more than ${MAX_QUERY_TERMS} terms`, lexeme.at);
       const tokens = tokenize(lexeme.text);
       if (tokens.length === 0) throw invalid('the phrase holds no words', lexeme.at);
-      if (lexeme.kind === 'word' && tokens.length === 1) return { kind: 'term', token: tokens[0]!, prefix: lexeme.prefix };
+      if (tokens.length === 1) return { kind: 'term', token: tokens[0]!, prefix: lexeme.kind === 'word' && lexeme.prefix };
       return { kind: 'phrase', tokens };
     }
     if (lexeme.kind !== 'op') throw invalid('")" without a matching "("', lexeme.at);

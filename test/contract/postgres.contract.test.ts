@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import { openPostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
 import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
-import { startPgliteServer, type PgliteServer } from '../helpers/pglite-server.js';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
 import { storageContract } from './storage-contract.js';
 
 /** Empties every table between cases, keeping the migrated schema. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { copySqliteToPostgres } from '../../src/adapters/postgres/copy-from-sqlite.js';
 import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { startPgliteServer, type PgliteServer } from '../helpers/pglite-server.js';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
 import { removeDir } from '../helpers/controller-harness.js';
-import { startPgliteServer, type PgliteServer } from '../helpers/pglite-server.js';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually, removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
-import { startPgliteServer, type PgliteServer } from '../helpers/pglite-server.js';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -98,8 +98,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
 const MIGRATION_LOCK = 7_436_001;
 
 /**
- * Applies pending migrations once, even when several replicas start together:
- * they queue on an advisory lock, and each migration commits with its record.
+ * Applies pending migrations once, even when several replicas start together.
+ * Each migration runs in its own transaction holding a transaction-level
+ * advisory lock, and checks again under the lock whether it was applied: the
+ * others wait, then skip it. Transaction-level locks also hold behind
+ * PgBouncer in transaction mode, where session locks would not.
  * `upTo` stops early (tests on a server without pgvector).
  */
 export async function migratePostgres(pool: pg.Pool, options: { upTo?: number; migrations?: readonly PostgresMigration[] } = {}):
@@ -108,36 +111,30 @@ export async function migratePostgres(pool: pg.Pool, options: { upTo?: number; m
     .filter((migration) => migration.version <= (options.upTo ?? Infinity))
     .sort((a, b) => a.version - b.version);
   const client = await pool.connect();
+  let count = 0;
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows
-      .map((row) => row.version));
-    let count = 0;
     for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
       await client.query('BEGIN');
       try {
-        // Checked again inside the transaction: a server whose advisory locks do not exclude
-        // (PGlite's connections share one session) may have let another replica apply it meanwhile.
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
         const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
         if ((done.rowCount ?? 0) > 0) {
-          await client.query('ROLLBACK');
+          await client.query('COMMIT');
           continue;
         }
         await client.query(migration.sql);
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
         await client.query('COMMIT');
+        count += 1;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
         throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
       }
-      count += 1;
     }
     return count;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();
   }
 }
