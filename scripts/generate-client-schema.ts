@@ -21,6 +21,7 @@ export async function generateClientSchema(): Promise<string> {
     const controller = await buildController({ config, apiKey: 'unused', logger: false });
     try {
       const document = (await controller.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      relaxDefaults(document);
       const ast = await openapiTS(document, { alphabetize: true, defaultNonNullable: false });
       return `// Generated from memsvc's /openapi.json by \`npm run client:generate\`; do not edit.\n${astToString(ast)}`;
     } finally {
@@ -28,6 +29,34 @@ export async function generateClientSchema(): Promise<string> {
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+type Node = { [key: string]: unknown };
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null;
+
+/**
+ * What a caller may leave out: request fields and query parameters the server fills with a default.
+ * (Fastify lists them as required, which is true of the validated request but not of what is sent.)
+ */
+function relaxDefaults(document: Node): void {
+  const relaxSchema = (schema: unknown): void => {
+    if (Array.isArray(schema)) return schema.forEach(relaxSchema);
+    if (!isNode(schema)) return;
+    const properties = schema.properties;
+    if (isNode(properties) && Array.isArray(schema.required)) {
+      schema.required = schema.required.filter((name) => !(isNode(properties[name]) && 'default' in properties[name]));
+    }
+    for (const value of Object.values(schema)) relaxSchema(value);
+  };
+  for (const path of Object.values(document.paths as Node)) {
+    for (const operation of Object.values(path as Node)) {
+      if (!isNode(operation)) continue;
+      for (const parameter of (operation.parameters ?? []) as Node[]) {
+        if (isNode(parameter.schema) && 'default' in parameter.schema) parameter.required = false;
+      }
+      relaxSchema((operation.requestBody as Node | undefined)?.content);
+    }
   }
 }
 

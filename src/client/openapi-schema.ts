@@ -10,9 +10,9 @@ export interface paths {
         /** Messages per UTC day, for the dashboard chart */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description UTC days up to and including today */
-                    days: number;
+                    days?: number;
                 };
                 header?: never;
                 path?: never;
@@ -247,19 +247,19 @@ export interface paths {
         /** List conversations */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true or false */
                     archived?: boolean;
                     /** @description Matches the folder and its subfolders. */
                     folder?: string;
                     label?: string;
-                    order: "desc" | "asc";
-                    page: number;
+                    order?: "desc" | "asc";
+                    page?: number;
                     /** @description At most limits.max_page_size (1000). */
-                    page_size: number;
+                    page_size?: number;
                     /** @description true or false */
                     pinned?: boolean;
-                    sort: "updated_at" | "created_at" | "importance_score" | "label";
+                    sort?: "updated_at" | "created_at" | "importance_score" | "label";
                 };
                 header?: never;
                 path?: never;
@@ -1034,10 +1034,10 @@ export interface paths {
         /** Page through messages in order */
         get: {
             parameters: {
-                query: {
-                    page: number;
+                query?: {
+                    page?: number;
                     /** @description At most limits.max_page_size (1000). */
-                    page_size: number;
+                    page_size?: number;
                 };
                 header?: never;
                 path: {
@@ -2303,7 +2303,7 @@ export interface paths {
                          * @description At most limits.max_query_results (1000)
                          * @default 10
                          */
-                        limit: number;
+                        limit?: number;
                         /**
                          * @description hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)
                          * @enum {string}
@@ -2313,7 +2313,7 @@ export interface paths {
                          * @description offset + limit may not exceed max_query_results
                          * @default 0
                          */
-                        offset: number;
+                        offset?: number;
                         query: string;
                     };
                 };
@@ -2492,9 +2492,9 @@ export interface paths {
                             label?: string;
                         } | null;
                         /** @default 10 */
-                        limit: number;
+                        limit?: number;
                         /** @default 0 */
-                        offset: number;
+                        offset?: number;
                         /** @description Words, "exact phrases", AND, OR, NOT, parentheses */
                         query: string;
                     };
