@@ -152,7 +152,7 @@ export async function diagnose(env: NodeJS.ProcessEnv = process.env): Promise<Fi
   const vectors = report?.checks?.vector_store;
   if (vectors) {
     findings.push(vectors.status === 'ok'
-      ? ok('vector index', `${String(vectors.indexed ?? '?')} indexed, ${String(vectors.pending ?? 0)} pending, ${String(vectors.failed ?? 0)} failed (${String(vectors.model ?? '')})`)
+      ? ok('vector index', `${String(vectors.indexed ?? '?')} indexed, ${String(vectors.pending ?? 0)} pending, ${String(vectors.failed ?? 0)} failed${vectors.model ? ` (${String(vectors.model)})` : ''}`)
       : fail('vector index', vectors.error ?? 'failing', 'POST /api/v1/rebuild-embeddings'));
   } else {
     findings.push(checkVectorIndexOffline(config));

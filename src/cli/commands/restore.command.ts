@@ -27,9 +27,11 @@ export function restore(config: Config, backupFile: string, now = new Date()): s
   let kept = '';
   if (existsSync(target)) {
     kept = `${target}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(target, kept);
+    // With its write-ahead log, which may hold the newest commits after a crash.
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(`${target}${suffix}`)) renameSync(`${target}${suffix}`, `${kept}${suffix}`);
+    }
   }
-  for (const suffix of ['-wal', '-shm']) rmSync(`${target}${suffix}`, { force: true });
   copyFileSync(source, `${target}.restoring`);
   chmodSync(`${target}.restoring`, 0o600);
   renameSync(`${target}.restoring`, target);
