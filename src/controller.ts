@@ -173,7 +173,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
   await app.register(labelRoutes, { prefix: '/api/v1', labels });
   await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning }), log);
+  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log);
   await app.register(toolRoutes, { invoker });
   await app.register(mcpHttpRoutes, {
     catalog: {
