@@ -2330,6 +2330,8 @@ export interface paths {
                             mode: "hybrid" | "semantic" | "keyword";
                             page: number;
                             page_size: number;
+                            /** @description semantic and hybrid: messages stored but not embedded yet, which vectors cannot find so far */
+                            pending_embeddings?: number;
                             results: {
                                 content: string;
                                 conversation_id: string;
@@ -2933,12 +2935,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             embeddings_count: number;
-                            /** @description Responses with status >= 500 since start */
+                            /** @description Server errors since start: responses with status >= 500 other than 503 */
                             errors_total: number;
                             requests_total: number;
                             storage_size_mb: number;
                             total_conversations: number;
                             total_messages: number;
+                            /** @description 503 responses since start: starting up, the bridge not ready or down, or load shed; not a fault of memsvc */
+                            unavailable_total: number;
                             uptime_seconds: number;
                         } & {
                             [key: string]: unknown;
