@@ -53,7 +53,9 @@ describe('npm pack, installed into an empty directory', () => {
     }
   });
   after(() => {
-    if (service && service.exitCode === null) service.kill('SIGKILL');
+    if (service?.pid !== undefined) {
+      try { process.kill(-service.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
     removeDir(work);
   });
 
@@ -71,7 +73,8 @@ describe('npm pack, installed into an empty directory', () => {
     assert.equal(version.stdout.trim(), VERSION);
 
     let output = '';
-    service = spawn('npx', ['memsvc', 'start'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: npx runs memsvc as a child, and the signal must reach memsvc.
+    service = spawn('npx', ['memsvc', 'start'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     service.stdout!.on('data', (chunk) => { output += chunk; });
     service.stderr!.on('data', (chunk) => { output += chunk; });
     const url = `http://127.0.0.1:${env.MEMSVC_PORT}`;
@@ -86,8 +89,10 @@ describe('npm pack, installed into an empty directory', () => {
     }
     assert.equal((await fetch(`${url}/`)).status, 200, 'the web UI ships in the package');
     const exited = new Promise((resolve) => service!.once('exit', resolve));
-    service.kill('SIGTERM');
+    process.kill(-service.pid!, 'SIGTERM');
     await exited;
+    // memsvc itself released the port: it stopped, not just npx.
+    await eventually(async () => (await fetch(`${url}/health`).then(() => 'up', () => 'down')), (state) => state === 'down', 30_000);
     assert.ok(statSync(join(dataDir, 'memsvc.db')).size > 0);
   });
 
