@@ -163,14 +163,14 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   ];
 
   await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(searchRoutes, { prefix: '/api/v1', search });
+  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: async () => (await embeddings.status()).pending });
   await app.register(contextRoutes, { prefix: '/api/v1', context });
   await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
   await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
   await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
   await app.register(labelRoutes, { prefix: '/api/v1', labels });
   await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning }), log);
+  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log);
   await app.register(toolRoutes, { invoker });
   await app.register(mcpHttpRoutes, {
     catalog: {

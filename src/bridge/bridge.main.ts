@@ -1,5 +1,7 @@
 import { loadConfig } from '../config/config.loader.js';
+import { pino } from 'pino';
 import { buildBridgeApp } from './bridge.app.js';
+import { loggerOptions } from '../logging.js';
 
 /**
  * Starts the LLM bridge on its own: `npx tsx src/bridge/bridge.main.ts`
@@ -8,9 +10,10 @@ import { buildBridgeApp } from './bridge.app.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const { stream, ...logging } = loggerOptions({ level: config.server.log_level, component: 'bridge', output: process.stdout });
   const app = await buildBridgeApp(
     { ...config.bridge, cacheDir: `${config.server.data_dir}/cache` },
-    { logLevel: config.server.log_level },
+    { logger: pino(logging, stream) },
   );
   const close = async (signal: string): Promise<void> => {
     app.log.info({ signal }, 'bridge shutting down');

@@ -15,7 +15,8 @@ export const ConfigSchema = Type.Object({
     port: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
     /** Empty means: generate one on first start and keep it in data_dir/api_key (mode 0600). */
     api_key: Type.String({ default: '' }),
-    data_dir: Type.String({ default: './data' }),
+    /** Empty: ./data when an earlier version left a store there, else the platform data dir (~/.local/share/memsvc). */
+    data_dir: Type.String({ default: '' }),
     log_level: Type.String({ default: 'info' }),
     /** Largest accepted request body. */
     body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),

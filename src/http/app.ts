@@ -10,6 +10,7 @@ import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
 import { createRateLimiter } from './rate-limit.js';
 import { buildRequestValidator } from './request-validation.js';
+import { RequestLog } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,6 +37,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
     // Fastify's typing of the factory predates the route-definition argument it really passes.
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
     genReqId: () => crypto.randomUUID(),
+    logController: new RequestLog(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   acceptEmptyJsonBodies(app);
