@@ -141,7 +141,10 @@ export class SearchService {
     if (!filters) return {};
     const filter: SearchFilter = {};
     if (filters.folder !== undefined) filter.folder = normalizeFolder(filters.folder, this.deps.folderLimits, 'filters.folder');
-    if (filters.label !== undefined) filter.label = filters.label;
+    if (filters.label !== undefined) {
+      if (filters.label.includes('\u0000')) throw new ValidationError('filters.label must not contain the NUL character (U+0000)');
+      filter.label = filters.label;
+    }
     if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
     if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
     if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {
