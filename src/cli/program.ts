@@ -109,8 +109,15 @@ export function buildProgram(): Command {
     });
 
   program.command('migrate')
-    .description("apply the configured store's pending schema migrations")
-    .action(async () => print(await migrateStore(loadCliContext().config)));
+    .description("apply the configured store's pending schema migrations, or with --to copy the SQLite store to PostgreSQL")
+    .option('--to <url>', 'postgres://… : copy conversations, messages, vectors and summaries there (resumable, verified)')
+    .option('--batch-size <n>', 'conversations per transaction when copying', positiveInt)
+    .action(async (options: { to?: string; batchSize?: number }) => {
+      const { config } = loadCliContext();
+      if (options.to === undefined) return print(await migrateStore(config));
+      const { copyToPostgres } = await import('./commands/copy-to-postgres.command.js');
+      process.exitCode = await copyToPostgres(config, options.to, options.batchSize);
+    });
 
   return program;
 }

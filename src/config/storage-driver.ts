@@ -1,6 +1,5 @@
 import type { Config } from './config.schema.js';
+import type { StorageDriver } from '../ports/storage.js';
 
-/** The configured storage driver (storage.driver), "sqlite" when the configuration has none. */
-export function storageDriverOf(config: Config): string {
-  return (config as { storage?: { driver?: string } }).storage?.driver ?? 'sqlite';
-}
+/** The configured storage driver (storage.driver). */
+export const storageDriverOf = (config: Config): StorageDriver => config.storage.driver;

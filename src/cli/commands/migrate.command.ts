@@ -7,6 +7,8 @@ import { storageDriverOf } from '../../config/storage-driver.js';
 import { openSqliteDatabase } from '../../adapters/sqlite/sqlite-database.js';
 import { DATABASE_FILE } from '../../controller.js';
 import { CliError } from '../cli-errors.js';
+import { migratePostgres } from '../../adapters/postgres/postgres-migrations.js';
+import { createPool } from '../../adapters/postgres/postgres-pool.js';
 
 export interface MigrationReport { driver: string; location: string; applied: number; version: number }
 
@@ -37,8 +39,20 @@ function pendingSqliteMigrations(file: string): number {
   }
 }
 
+const migratePostgresStore: Migrator = async (config) => {
+  if (config.storage.url === '') throw new CliError('storage.driver is postgres but storage.url (MEMSVC_STORAGE_URL) is empty');
+  const pool = createPool(config.storage.url, 1);
+  try {
+    const applied = await migratePostgres(pool);
+    const { rows } = await pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations');
+    return { driver: 'postgres', location: config.storage.url.replace(/\/\/[^@/]*@/, '//'), applied, version: rows[0]!.version };
+  } finally {
+    await pool.end();
+  }
+};
+
 /** One migrator per storage driver; a driver registers its own here. */
-export const MIGRATORS: Record<string, Migrator> = { sqlite: migrateSqlite };
+export const MIGRATORS: Record<string, Migrator> = { sqlite: migrateSqlite, postgres: migratePostgresStore };
 
 /** `memsvc migrate`: applies the configured store's pending schema migrations. */
 export async function migrateStore(config: Config): Promise<string> {
