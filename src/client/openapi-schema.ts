@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Assemble a ranked, token-budgeted context for an LLM prompt
-         * @description Array of messages with citation metadata by default; one context string with format "text" (or when max_tokens is given). See README, "Context assembly".
+         * @description Array of messages with citation metadata by default; one context string with format "text" (or when max_tokens is given). See docs/api.md, "Context assembly".
          */
         post: {
             parameters: {
