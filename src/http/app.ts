@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
 import { AppError, ErrorCode } from '../domain/errors.js';
+import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
@@ -66,7 +67,13 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    return parseJson(request, body as string, done);
+    return parseJson(request, body as string, (error, parsed) => {
+      if (error) return done(error, undefined);
+      // Checked before any handler sees it: nothing downstream recurses into unbounded depth or meets Infinity.
+      const issue = findJsonBoundsIssue(parsed, '');
+      if (issue) return done(new AppError(400, ErrorCode.VALIDATION_ERROR, describeJsonBoundsIssue(issue)), undefined);
+      return done(null, parsed);
+    });
   });
 }
 
