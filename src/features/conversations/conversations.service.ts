@@ -31,6 +31,8 @@ export interface ConversationLimits {
 }
 
 export interface CreateConversationInput {
+  /** Chosen by the caller when it announced the id before creating (the chat proxy); default a new one. */
+  id?: string;
   label: string;
   folder?: string;
   messages: readonly MessageInput[];
@@ -63,7 +65,7 @@ export class ConversationService {
   async create(input: CreateConversationInput): Promise<Conversation> {
     const now = this.now();
     const conversation = await this.deps.store.create({
-      id: newId(),
+      id: input.id ?? newId(),
       label: this.label(input.label),
       folder: this.folder(input.folder ?? ROOT_FOLDER),
       importanceScore: input.importanceScore ?? DEFAULT_IMPORTANCE,
