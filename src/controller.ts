@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.schema.js';
 import { openSqliteDatabase } from './adapters/sqlite/sqlite-database.js';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from './config/private-files.js';
 import { SqliteConversationStore } from './adapters/sqlite/sqlite-conversation.store.js';
 import { SqliteEmbeddingQueue } from './adapters/sqlite/sqlite-embedding.queue.js';
 import { SqliteMessageSearch } from './adapters/sqlite/sqlite-message-search.js';
@@ -74,12 +75,18 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const clock = options.clock ?? systemClock;
   const dataDir = config.server.data_dir;
   const databaseFile = join(dataDir, DATABASE_FILE);
-  const db = openSqliteDatabase(databaseFile);
+  ensurePrivateDir(dataDir);
+  ensurePrivateFile(databaseFile);
+  tightenIfPresent([`${databaseFile}-wal`, `${databaseFile}-shm`]);
+  const db = openSqliteDatabase(databaseFile, {
+    synchronous: config.storage.durability === 'full' ? 'FULL' : 'NORMAL',
+    maxSizeMb: config.storage.max_size_mb,
+  });
   const store = new SqliteConversationStore(db, databaseFile);
   const queue = new SqliteEmbeddingQueue(db);
   const reader = new SqliteMessageSearch(db);
   const provider = options.embeddingProvider
-    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
 
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
@@ -125,7 +132,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   });
 
   // Memory orchestration: summaries, pruning, labels, export/import.
-  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
   const summaries = new SummariesService({ conversations: store, summaries: new SqliteSummaryStore(db), language, clock });
   const pruning = new PruningService({ conversations: store, reader: new SqlitePruningReader(db), clock });
   const labels = new LabelsService({

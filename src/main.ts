@@ -1,10 +1,13 @@
 import { loadConfig } from './config/config.loader.js';
+import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
 import { buildController } from './controller.js';
 import { superviseBridge } from './bridge-process.js';
 import { buildProxyApp } from './proxy/proxy.app.js';
 
 async function main(): Promise<void> {
+  // Everything created under the data dir (database, WAL, spool, vectors, key) is the owner's alone.
+  process.umask(PRIVATE_UMASK);
   let config = loadConfig();
   // A bridge we start ourselves is where we started it, whatever bridge.url says.
   if (config.bridge.start) {
@@ -13,7 +16,8 @@ async function main(): Promise<void> {
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir);
   const controller = await buildController({ config, apiKey: apiKey.key });
   const { app } = controller;
-  const bridge = config.bridge.start ? superviseBridge(process.env, app.log) : null;
+  // The bridge requires the service's key; the one it supervises gets it here.
+  const bridge = config.bridge.start ? superviseBridge({ ...process.env, MEMSVC_API_KEY: apiKey.key }, app.log) : null;
   // The chat proxy runs in this process and uses the controller's services directly.
   const proxy = config.proxy.enabled
     ? await buildProxyApp({

@@ -1,3 +1,4 @@
+import { resolveApiKey } from '../config/api-key.js';
 import { loadConfig } from '../config/config.loader.js';
 import { buildBridgeApp } from './bridge.app.js';
 
@@ -8,9 +9,11 @@ import { buildBridgeApp } from './bridge.app.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The controller hands its key over as MEMSVC_API_KEY; started by hand, the same variable or the key file.
+  const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir).key;
   const app = await buildBridgeApp(
     { ...config.bridge, cacheDir: `${config.server.data_dir}/cache` },
-    { logLevel: config.server.log_level },
+    { logLevel: config.server.log_level, apiKey },
   );
   const close = async (signal: string): Promise<void> => {
     app.log.info({ signal }, 'bridge shutting down');

@@ -20,6 +20,16 @@ export const ConfigSchema = Type.Object({
     /** Largest accepted request body. */
     body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
   }, { default: {} }),
+  storage: Type.Object({
+    /**
+     * normal: an acknowledged write survives a crash of the process; power loss may drop the last
+     * moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a cost
+     * per write (see docs/reliability.md).
+     */
+    durability: Type.Union([Type.Literal('normal'), Type.Literal('full')], { default: 'normal' }),
+    /** Cap on the database file in MiB; 0 means no cap. Past it writes get 507 (as on a full disk). */
+    max_size_mb: Type.Number({ default: 0, minimum: 0 }),
+  }, { default: {} }),
   rate_limit: Type.Object({
     enabled: Type.Boolean({ default: true }),
     requests_per_second: Type.Number({ default: 100, exclusiveMinimum: 0 }),

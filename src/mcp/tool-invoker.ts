@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { AppError, ErrorCode } from '../domain/errors.js';
+import { AppError, ErrorCode, isStorageFull, StorageFullError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { validationMessage, type ValidationIssue } from '../http/error-handler.js';
 import { createJsonAjv } from '../http/request-validation.js';
@@ -52,6 +52,7 @@ export class ToolInvoker {
       return { status: 200, envelope: { success: true, data: await tool.run(input as never), error: null } };
     } catch (error) {
       if (error instanceof AppError) return failure(error.status, error.code, error.message);
+      if (isStorageFull(error)) return failure(507, ErrorCode.STORAGE_FULL, new StorageFullError().message);
       this.log.error({ err: error, tool: name }, 'tool failed');
       return failure(500, ErrorCode.INTERNAL_ERROR, 'Internal server error');
     }

@@ -34,7 +34,7 @@ export class ExchangeSpool {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.failedDir, { recursive: true });
+    await mkdir(this.failedDir, { recursive: true, mode: 0o700 });
   }
 
   async write(exchange: PendingExchange): Promise<void> {
