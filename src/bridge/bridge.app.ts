@@ -7,6 +7,7 @@ import type { BridgeProviders } from './bridge.providers.js';
 import { bridgeRoutes } from './bridge.routes.js';
 import { createKeyVerifier, presentedKey } from '../http/auth.js';
 import { createBridgeProviders, type BridgeConfig, type WiringOptions } from './bridge.wiring.js';
+import { RequestLog } from '../http/request-log.js';
 
 export type { BridgeConfig } from './bridge.wiring.js';
 
@@ -38,6 +39,7 @@ export async function buildBridgeApp(config: BridgeConfig, deps: BridgeAppDeps =
     // Strict bodies: no turning "abc" into ["abc"] or 1 into "1".
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     forceCloseConnections: true,
+    logController: new RequestLog(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const providers: BridgeProviders = { ...createBridgeProviders(config, deps), ...deps.providers };

@@ -15,25 +15,35 @@ export const ConfigSchema = Type.Object({
     port: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
     /** Empty means: generate one on first start and keep it in data_dir/api_key (mode 0600). */
     api_key: Type.String({ default: '' }),
-    data_dir: Type.String({ default: './data' }),
+    /** Empty: ./data when an earlier version left a store there, else the platform data dir (~/.local/share/memsvc). */
+    data_dir: Type.String({ default: '' }),
     log_level: Type.String({ default: 'info' }),
     /** Largest accepted request body. */
     body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
   }, { default: {} }),
   storage: Type.Object({
+    /** sqlite: one file in data_dir (the default). postgres: a shared PostgreSQL with pgvector, for several replicas. */
+    driver: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], { default: 'sqlite' }),
+    /** postgres only: the connection string, e.g. postgres://memsvc:secret@db:5432/memsvc. */
+    url: Type.String({ default: '' }),
+    /** postgres only: connections this replica keeps open. */
+    pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
     /**
-     * normal: an acknowledged write survives a crash of the process; power loss may drop the last
-     * moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a cost
-     * per write (see docs/reliability.md).
+     * sqlite: normal: an acknowledged write survives a crash of the process; power loss may drop the
+     * last moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a
+     * cost per write (see docs/reliability.md).
      */
     durability: Type.Union([Type.Literal('normal'), Type.Literal('full')], { default: 'normal' }),
-    /** Cap on the database file in MiB; 0 means no cap. Past it writes get 507 (as on a full disk). */
+    /** sqlite: cap on the database file in MiB; 0 means no cap. Past it writes get 507 (as on a full disk). */
     max_size_mb: Type.Number({ default: 0, minimum: 0 }),
   }, { default: {} }),
   rate_limit: Type.Object({
     enabled: Type.Boolean({ default: true }),
     requests_per_second: Type.Number({ default: 100, exclusiveMinimum: 0 }),
     burst_size: Type.Integer({ default: 200, minimum: 1 }),
+    /** memory: per process. redis: one limit per key across every replica (falls back to memory while Redis is down). */
+    store: Type.Union([Type.Literal('memory'), Type.Literal('redis')], { default: 'memory' }),
+    redis_url: Type.String({ default: 'redis://127.0.0.1:6379' }),
   }, { default: {} }),
   limits: Type.Object({
     max_message_chars: Type.Integer({ default: 100_000, minimum: 1 }),
@@ -76,6 +86,8 @@ export const ConfigSchema = Type.Object({
     batch_size: Type.Integer({ default: 64, minimum: 1 }),
     poll_interval_ms: Type.Integer({ default: 250, minimum: 10 }),
     max_backoff_ms: Type.Integer({ default: 30_000, minimum: 10 }),
+    /** postgres: a claimed batch not finished within this time is taken again by another replica. */
+    claim_lease_ms: Type.Integer({ default: 60_000, minimum: 100 }),
   }, { default: {} }),
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */

@@ -78,7 +78,7 @@ describe('bridge requires the service key on every route but /health', () => {
   test('/health is public; /embed, /extract, /openapi.json refuse without the key or with a wrong one', async () => {
     assert.equal((await fetch(`${base}/health`)).status, 200);
     for (const path of ['/embed', '/extract']) {
-      for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }] as Array<Record<string, string>>) {
         const response = await fetch(`${base}${path}`, {
           method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ texts: ['x'], text: 'x' }),
         });
