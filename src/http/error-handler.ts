@@ -12,7 +12,7 @@ export interface ValidationIssue {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const { status, code, message } = describe(error);
-    if (status >= 500 && status !== 507) request.log.error({ err: error }, 'request failed');
+    if (status >= 500 && status !== 507 && status !== 503) request.log.error({ err: error }, 'request failed');
     if (status === 507) request.log.warn('storage full: write refused');
     if (error instanceof AppError && error.code === ErrorCode.RATE_LIMITED) request.log.debug('rate limited');
     return reply.code(status).type('application/json').send({ error: message, code });
