@@ -50,6 +50,7 @@ describe('admission control', () => {
   });
 
   it('a queued request that waits past the deadline gets a 503, it does not stall', async () => {
+    await eventually(async () => occupied(server), (count) => count === 0, 5000);
     const held = await holdSlot(server, '/api/v1/conversations');
     try {
       const waited = await server.api('POST', '/api/v1/conversations', { label: 'x', messages: [] });
@@ -61,6 +62,7 @@ describe('admission control', () => {
   });
 
   it('/health is never shed', async () => {
+    await eventually(async () => occupied(server), (count) => count === 0, 5000);
     const held = [await holdSlot(server, '/api/v1/conversations')];
     try {
       const health = await server.raw('GET', '/health');
