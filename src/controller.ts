@@ -69,7 +69,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const storage = options.storage ?? await openStorage(config);
   const { conversations: store, embeddings: queue, search: reader } = storage;
   const provider = options.embeddingProvider
-    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
 
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
@@ -122,7 +122,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   });
 
   // Memory orchestration: summaries, pruning, labels, export/import.
-  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
   const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
   const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock });
   const labels = new LabelsService({

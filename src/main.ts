@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config/config.loader.js';
+import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
 import { storageDriverOf } from './config/storage-driver.js';
 import { buildController } from './controller.js';
@@ -26,6 +27,8 @@ export interface RunningService {
 /** The whole service in this process: controller, supervised bridge, and the proxy when enabled. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const output = options.output ?? process.stdout;
+  // Everything created under the data dir (database, WAL, spool, vectors, key) is the owner's alone.
+  process.umask(PRIVATE_UMASK);
   let config = loadConfig();
   // A bridge we start ourselves is where we started it, whatever bridge.url says.
   if (config.bridge.start) {
@@ -39,7 +42,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const logger = loggerOptions({ level: config.server.log_level, component: 'api', output });
   const controller = await buildController({ config, apiKey: apiKey.key, logger });
   const { app } = controller;
-  const bridge = config.bridge.start ? superviseBridge(process.env, app.log, { output }) : null;
+  // The bridge requires the service's key; the one it supervises gets it here.
+  const bridge = config.bridge.start ? superviseBridge({ ...process.env, MEMSVC_API_KEY: apiKey.key }, app.log, { output }) : null;
   // The chat proxy runs in this process and uses the controller's services directly.
   const proxy = config.proxy.enabled
     ? await buildProxyApp({

@@ -1,3 +1,4 @@
+import { resolveApiKey } from '../config/api-key.js';
 import { loadConfig } from '../config/config.loader.js';
 import { pino } from 'pino';
 import { buildBridgeApp } from './bridge.app.js';
@@ -10,10 +11,12 @@ import { loggerOptions } from '../logging.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The controller hands its key over as MEMSVC_API_KEY; started by hand, the same variable or the key file.
+  const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir).key;
   const { stream, ...logging } = loggerOptions({ level: config.server.log_level, component: 'bridge', output: process.stdout });
   const app = await buildBridgeApp(
     { ...config.bridge, cacheDir: `${config.server.data_dir}/cache` },
-    { logger: pino(logging, stream) },
+    { logger: pino(logging, stream), apiKey },
   );
   const close = async (signal: string): Promise<void> => {
     app.log.info({ signal }, 'bridge shutting down');

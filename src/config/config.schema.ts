@@ -20,6 +20,10 @@ export const ConfigSchema = Type.Object({
     log_level: Type.String({ default: 'info' }),
     /** Largest accepted request body. */
     body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
+    /** A request's whole body must arrive within this (a slow or truncated body cannot hold a socket). */
+    request_timeout_ms: Type.Integer({ default: 30_000, minimum: 0 }),
+    /** An idle socket is closed after this. */
+    connection_timeout_ms: Type.Integer({ default: 60_000, minimum: 0 }),
   }, { default: {} }),
   storage: Type.Object({
     /** sqlite: one file in data_dir (the default). postgres: a shared PostgreSQL with pgvector, for several replicas. */
@@ -28,6 +32,31 @@ export const ConfigSchema = Type.Object({
     url: Type.String({ default: '' }),
     /** postgres only: connections this replica keeps open. */
     pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
+    /**
+     * sqlite: normal: an acknowledged write survives a crash of the process; power loss may drop the
+     * last moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a
+     * cost per write (see docs/reliability.md).
+     */
+    durability: Type.Union([Type.Literal('normal'), Type.Literal('full')], { default: 'normal' }),
+    /** sqlite: cap on the database file in MiB; 0 means no cap. Past it writes get 507 (as on a full disk). */
+    max_size_mb: Type.Number({ default: 0, minimum: 0 }),
+  }, { default: {} }),
+  /** Admission control (docs/reliability.md): past these, an immediate 503 with Retry-After instead of a stall. */
+  admission: Type.Object({
+    enabled: Type.Boolean({ default: true }),
+    /** Search, context, summaries, labels, import/export, MCP running at once. */
+    expensive_concurrency: Type.Integer({ default: 8, minimum: 1 }),
+    /** Single-conversation reads and writes running at once. */
+    cheap_concurrency: Type.Integer({ default: 64, minimum: 1 }),
+    /** Requests of each class waiting for a slot. */
+    queue_size: Type.Integer({ default: 128, minimum: 0 }),
+    /** How long one may wait for a slot. */
+    queue_timeout_ms: Type.Integer({ default: 1000, minimum: 1 }),
+    /**
+     * Event-loop delay past which every request is shed (@fastify/under-pressure); 0 (default) turns it
+     * off: start-up's own blocking work would shed the first requests, and admission control bounds the work.
+     */
+    max_event_loop_delay_ms: Type.Integer({ default: 0, minimum: 0 }),
   }, { default: {} }),
   rate_limit: Type.Object({
     enabled: Type.Boolean({ default: true }),
