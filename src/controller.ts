@@ -5,7 +5,7 @@ import { openSqliteDatabase } from './adapters/sqlite/sqlite-database.js';
 import { SqliteConversationStore } from './adapters/sqlite/sqlite-conversation.store.js';
 import { SqliteEmbeddingQueue } from './adapters/sqlite/sqlite-embedding.queue.js';
 import { SqliteMessageSearch } from './adapters/sqlite/sqlite-message-search.js';
-import { UsearchVectorIndex } from './adapters/vector/usearch-vector.index.js';
+import { ThreadedVectorIndex } from './adapters/vector/threaded-vector-index.js';
 import { HttpBridgeClient } from './adapters/bridge-client/http-bridge.client.js';
 import { buildHttpApp } from './http/app.js';
 import { ConversationService } from './features/conversations/conversations.service.js';
@@ -61,6 +61,8 @@ export interface Controller {
   context: ContextService;
   embeddings: EmbeddingsService;
   worker: EmbeddingWorker;
+  /** The vector index and its catch-up after a start (status for /health). */
+  holder: VectorIndexHolder;
   close(): Promise<void>;
 }
 
@@ -84,8 +86,10 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
 
-  const holder = new VectorIndexHolder(queue,
-    (model, dimension) => UsearchVectorIndex.open(join(dataDir, 'vectors'), model, dimension), log);
+  const holder = new VectorIndexHolder(queue, (model, dimension) => {
+    const index = ThreadedVectorIndex.open(join(dataDir, 'vectors'), model, dimension);
+    return { index, loaded: index.loaded };
+  }, log);
   await holder.start();
   const worker = new EmbeddingWorker(queue, provider, holder, {
     batchSize: config.embedding_worker.batch_size,
@@ -94,6 +98,11 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     maxAttempts: MAX_EMBEDDING_ATTEMPTS,
     saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
   }, log);
+
+  // Deleted messages also drop out of search results by themselves (hits are read from SQLite).
+  const removeFromIndex = (keys: readonly number[]) => {
+    holder.current().index?.remove(keys).catch((error: unknown) => log.warn({ err: error }, 'removing vectors from the index failed'));
+  };
 
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
   const conversations = new ConversationService({
@@ -110,7 +119,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       maxMetadataBytes: config.limits.max_metadata_bytes,
     },
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: (keys) => holder.current().index?.remove(keys),
+    onConversationDeleted: (keys) => removeFromIndex(keys),
   });
   const search = new SearchService({
     provider, holder, queue, reader, folderLimits, log,
@@ -143,7 +152,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
     },
     onMessagesStored: () => worker.wake(),
-    onMessagesRemoved: (keys) => holder.current().index?.remove(keys),
+    onMessagesRemoved: (keys) => removeFromIndex(keys),
   });
 
   const checks: HealthCheck[] = [
@@ -159,7 +168,10 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       },
       details: async () => {
         const status = await embeddings.status();
-        return { model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed };
+        return {
+          model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed,
+          index_catch_up: holder.catchUpStatus().state,
+        };
       },
     },
     { name: 'llm_bridge', run: async () => { await provider.health(); }, details: async () => ({ url: config.bridge.url }) },
@@ -191,7 +203,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
     await worker.stop();
+    await holder.close();
     await store.close();
   });
-  return { app, store, conversations, search, context, embeddings, worker, close: () => app.close() };
+  return { app, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
 }

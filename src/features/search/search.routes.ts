@@ -20,6 +20,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
       page: Math.floor(offset / limit) + 1,
       page_size: limit,
       mode: result.mode,
+      ...(result.partial ? { partial: true } : {}),
     };
   });
 

@@ -50,6 +50,9 @@ export const QueryResponse = Type.Object({
   page: Type.Integer(),
   page_size: Type.Integer(),
   mode: StringEnum(SEARCH_MODES),
+  partial: Type.Optional(Type.Boolean({
+    description: 'true while the vector index is still catching up after a start: semantic results may miss messages',
+  })),
 });
 
 export const FullTextBody = Type.Object({

@@ -41,6 +41,8 @@ export interface QueryResult {
   total: number;
   /** The mode that actually ran: hybrid degrades to keyword when vectors are unavailable. */
   mode: SearchMode;
+  /** The vector index was still catching up after a start: semantic results may miss messages. */
+  partial: boolean;
 }
 
 /** Below this many filtered candidates, exact search beats the approximate index in recall at little cost. */
@@ -83,6 +85,7 @@ export class SearchService {
       hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })),
       total: ranking.length,
       mode: ran,
+      partial: ran !== 'keyword' && this.deps.holder.partial(),
     };
   }
 
@@ -123,7 +126,8 @@ export class SearchService {
   async semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const { index, model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
-    if (!index || !model) return [];
+    // While the saved graph loads, a search would wait for it: answer without it (the response says partial).
+    if (!index || !model || this.deps.holder.loading()) return [];
     let batch;
     try {
       batch = await this.deps.provider.embed([query]);
@@ -153,7 +157,7 @@ export class SearchService {
     const size = index.size();
     let k = Math.min(size, filtered ? depth * 4 : depth + 16);
     for (;;) {
-      const found = index.search(vector, k);
+      const found = await index.search(vector, k);
       const allowed = await reader.keysMatching(found.map((item) => item.key), filter);
       const kept = found.filter((item) => allowed.has(item.key));
       if (kept.length >= depth || k >= size) return kept.slice(0, depth);
