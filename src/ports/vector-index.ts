@@ -19,3 +19,9 @@ export interface VectorIndex {
   clear(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Opens (or creates) the local index of a model without waiting for a saved
+ * graph to load: `loaded` settles when it has (true) or when none was usable (false).
+ */
+export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: Promise<boolean> };

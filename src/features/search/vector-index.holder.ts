@@ -1,9 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
 import type { EmbeddingModelInfo, EmbeddingQueue } from '../../ports/embedding-queue.js';
-import type { VectorIndex } from '../../ports/vector-index.js';
-
-/** Opens the index for a model; `loaded` settles when the saved graph is loaded (or found missing: false). */
-export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: Promise<boolean> };
+import type { OpenVectorIndex, VectorIndex } from '../../ports/vector-index.js';
 
 export interface ModelMismatch {
   recorded: EmbeddingModelInfo;
@@ -34,10 +31,12 @@ const CATCH_UP_KEY_PAGE = 20_000;
 const CATCH_UP_ADD_BATCH = 512;
 
 /**
- * Owns the approximate index for the model the stored vectors were made
- * with, and knows when the bridge now serves another model (then the stored
- * vectors are not comparable with new ones until a rebuild). Never rebuilds
- * before the service listens: the index catches up in the background.
+ * Knows the model the stored vectors were made with, and when the bridge now
+ * serves another model (then the stored vectors are not comparable with new
+ * ones until a rebuild). With a local index (the SQLite driver) it also owns
+ * that index; without one (`openIndex` null: the database searches vectors
+ * itself) it keeps only the model. Never rebuilds before the service listens:
+ * the local index is loaded and catches up in the background.
  */
 export class VectorIndexHolder {
   private index: VectorIndex | null = null;
@@ -49,14 +48,14 @@ export class VectorIndexHolder {
 
   constructor(
     private readonly queue: EmbeddingQueue,
-    private readonly openIndex: OpenVectorIndex,
+    private readonly openIndex: OpenVectorIndex | null,
     private readonly log: Logger,
   ) {}
 
   /** Opens the index of the recorded model; loading and catching up continue in the background. */
   async start(): Promise<void> {
     const recorded = await this.queue.recordedModel();
-    if (recorded) this.open(recorded);
+    if (recorded) await this.open(recorded);
   }
 
   current(): { index: VectorIndex | null; model: EmbeddingModelInfo | null; mismatch: ModelMismatch | null } {
@@ -68,12 +67,12 @@ export class VectorIndexHolder {
     return this.progress.state === 'loading';
   }
 
-  /** True while the index may lack stored vectors (loading or catching up after a start). */
+  /** True while the local index may lack stored vectors (loading or catching up after a start). */
   partial(): boolean {
     return this.progress.state === 'loading' || this.progress.state === 'catching_up' || this.progress.state === 'failed';
   }
 
-  /** For /health: how far the index has caught up with the stored vectors. */
+  /** For /health: how far the local index has caught up with the stored vectors. */
   catchUpStatus(): IndexCatchUp {
     return { ...this.progress, indexed: this.index?.size() ?? 0 };
   }
@@ -88,12 +87,12 @@ export class VectorIndexHolder {
    * the first model ever seen is recorded; another one is a mismatch.
    */
   async accept(model: EmbeddingModelInfo): Promise<boolean> {
-    if (this.model === null) {
-      await this.queue.recordModel(model);
-      this.open(model);
-      return true;
+    if (this.model === null || this.mismatch !== null) {
+      // The store may be shared with other replicas: the model recorded there wins, whoever wrote it first.
+      const recorded = await this.queue.recordModel(model);
+      if (this.model === null || !sameModel(recorded, this.model)) await this.open(recorded);
     }
-    if (this.model.model === model.model && this.model.dimension === model.dimension) {
+    if (sameModel(this.model!, model)) {
       this.mismatch = null;
       return true;
     }
@@ -101,18 +100,24 @@ export class VectorIndexHolder {
       this.log.warn({ recorded: this.model, current: model },
         'embedding model changed: new vectors are held back until POST /api/v1/rebuild-embeddings');
     }
-    this.mismatch = { recorded: this.model, current: model };
+    this.mismatch = { recorded: this.model!, current: model };
     return false;
+  }
+
+  /** Picks up a model another replica recorded in a shared store since this one started. */
+  async refresh(): Promise<void> {
+    if (this.model !== null) return;
+    const recorded = await this.queue.recordedModel();
+    if (recorded === null || this.model !== null) return;
+    await this.open(recorded);
   }
 
   /** Forgets the model and empties the index, for a rebuild (the queue clears the stored vectors). */
   async reset(): Promise<void> {
-    this.generation += 1;
     const index = this.index;
-    this.index = null;
+    this.detach();
     this.model = null;
     this.mismatch = null;
-    this.progress = emptyProgress();
     if (index) {
       await index.clear().catch(() => undefined);
       await index.close();
@@ -129,17 +134,31 @@ export class VectorIndexHolder {
   }
 
   async close(): Promise<void> {
+    const index = this.index;
     this.generation += 1;
     await this.catchUpDone.catch(() => undefined);
-    await this.save();
-    await this.index?.close();
+    if (index) {
+      await index.save().catch((error: unknown) => this.log.error({ err: error }, 'saving the vector index failed'));
+      await index.close();
+    }
     this.index = null;
   }
 
-  private open(model: EmbeddingModelInfo): void {
+  /** Stops any catch-up and lets go of the index (its owner closes it). */
+  private detach(): void {
+    this.generation += 1;
+    this.index = null;
+    this.progress = emptyProgress();
+  }
+
+  private async open(model: EmbeddingModelInfo): Promise<void> {
+    const previous = this.index;
+    this.detach();
+    await previous?.close();
+    this.model = model;
+    if (this.openIndex === null) return;
     const { index, loaded } = this.openIndex(model.model, model.dimension);
     this.index = index;
-    this.model = model;
     const generation = this.generation;
     this.progress = { ...emptyProgress(), state: 'loading', started_at: new Date().toISOString() };
     this.catchUpDone = this.catchUp(index, loaded, generation).catch((error: unknown) => {
@@ -178,3 +197,5 @@ export class VectorIndexHolder {
 function emptyProgress(): IndexCatchUp {
   return { state: 'empty', indexed: 0, loaded_saved: null, added: 0, started_at: null, finished_at: null, error: null };
 }
+
+const sameModel = (a: EmbeddingModelInfo, b: EmbeddingModelInfo) => a.model === b.model && a.dimension === b.dimension;
