@@ -11,13 +11,13 @@ import { SqliteMessageActivityReader } from './sqlite-message-activity.reader.js
 import { SqliteMessageSearch } from './sqlite-message-search.js';
 import { SqlitePruningReader } from './sqlite-pruning.reader.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
-import { SqliteVectorSearch } from './sqlite-vector-search.js';
+import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
 
 /** The embedded driver: one SQLite file (WAL, FTS5) in the data dir, and a usearch HNSW index beside it. */
-export function openSqliteStorage(dataDir: string): Storage {
+export function openSqliteStorage(dataDir: string, options: SqliteVectorSearchOptions = {}): Storage {
   const file = join(dataDir, DATABASE_FILE);
   const db = openSqliteDatabase(file);
   const conversations = new SqliteConversationStore(db, file);
@@ -36,7 +36,7 @@ export function openSqliteStorage(dataDir: string): Storage {
       const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension);
       return { index, loaded: index.loaded };
     },
-    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex),
+    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),
     close: () => conversations.close(),
   };
 }

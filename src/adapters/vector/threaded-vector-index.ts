@@ -23,6 +23,7 @@ export class ThreadedVectorIndex implements VectorIndex {
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (reply.ok) waiter.resolve(reply.value);
       else waiter.reject(new Error(`vector index: ${reply.error}`));
     });
@@ -33,6 +34,8 @@ export class ThreadedVectorIndex implements VectorIndex {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`vector index thread exited (code ${code})`)));
+    // The thread keeps the process alive only while it owes an answer (an idle index must not hold a script open).
+    worker.unref();
     this.loaded = this.call({ op: 'open', dir, model, dimension }).then((value) => (value as { loaded: boolean }).loaded);
   }
 
@@ -84,6 +87,7 @@ export class ThreadedVectorIndex implements VectorIndex {
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...request, id }, transfer);
     });
