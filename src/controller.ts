@@ -55,6 +55,8 @@ export interface Controller {
   context: ContextService;
   embeddings: EmbeddingsService;
   worker: EmbeddingWorker;
+  /** The vector index and its catch-up after a start (status for /health). */
+  holder: VectorIndexHolder;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,11 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onEmbedded: (count) => embeddedTotal.inc(count),
   }, log);
 
+  // Deleted messages also drop out of search results by themselves (hits are read from the store).
+  const removeFromIndex = (keys: readonly number[]) => {
+    holder.current().index?.remove(keys).catch((error: unknown) => log.warn({ err: error }, 'removing vectors from the index failed'));
+  };
+
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
   const conversations = new ConversationService({
     store,
@@ -107,7 +114,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       maxMetadataBytes: config.limits.max_metadata_bytes,
     },
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: (keys) => holder.current().index?.remove(keys),
+    onConversationDeleted: (keys) => removeFromIndex(keys),
   });
   const search = new SearchService({
     provider, holder, vectors, reader, folderLimits, log,
@@ -140,7 +147,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
     },
     onMessagesStored: () => worker.wake(),
-    onMessagesRemoved: (keys) => holder.current().index?.remove(keys),
+    onMessagesRemoved: (keys) => removeFromIndex(keys),
   });
 
   const checks: HealthCheck[] = [
@@ -156,7 +163,10 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       },
       details: async () => {
         const status = await embeddings.status();
-        return { model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed };
+        return {
+          model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed,
+          index_catch_up: holder.catchUpStatus().state,
+        };
       },
     },
     { name: 'llm_bridge', run: async () => { await provider.health(); }, details: async () => ({ url: config.bridge.url }) },
@@ -188,7 +198,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
     await worker.stop();
+    await holder.close();
     await storage.close();
   });
-  return { app, storage, store, conversations, search, context, embeddings, worker, close: () => app.close() };
+  return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
 }

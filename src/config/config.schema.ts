@@ -113,6 +113,8 @@ export const ConfigSchema = Type.Object({
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
+    /** SQLite driver: a filtered semantic search matching at most this many vectors scans them exactly instead of the index. */
+    exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
   }, { default: {} }),
   mcp: Type.Object({
     /** Where `memsvc mcp` (stdio) finds the running service; empty: http://<server.host>:<server.port>. */

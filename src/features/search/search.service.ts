@@ -41,6 +41,8 @@ export interface QueryResult {
   total: number;
   /** The mode that actually ran: hybrid degrades to keyword when vectors are unavailable. */
   mode: SearchMode;
+  /** The vector index was still catching up after a start: semantic results may miss messages. */
+  partial: boolean;
 }
 
 /** Finds messages by meaning (vectors), by words (FTS5 BM25) or both fused. */
@@ -80,6 +82,7 @@ export class SearchService {
       hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })),
       total: ranking.length,
       mode: ran,
+      partial: ran !== 'keyword' && this.deps.holder.partial(),
     };
   }
 
@@ -121,7 +124,8 @@ export class SearchService {
     await this.deps.holder.refresh();
     const { model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
-    if (!model) return [];
+    // While the saved graph loads, a search would wait for it: answer without it (the response says partial).
+    if (!model || this.deps.holder.loading()) return [];
     let batch;
     try {
       batch = await this.deps.provider.embed([query]);
