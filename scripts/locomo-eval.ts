@@ -1,7 +1,7 @@
 /**
  * Retrieval quality on LoCoMo, measured through the public HTTP API.
  *
- *   npx tsx scripts/locomo-eval.ts ../shared/datasets/locomo-dev.json [--modes hybrid,semantic,keyword] [--samples 5]
+ *   npx tsx scripts/locomo-eval.ts ../shared/datasets/locomo-dev.json [--modes hybrid,semantic,keyword] [--samples 5] [--driver postgres]
  *
  * Starts the real bridge (builtin offline engine) and controller on ephemeral
  * ports with a temporary data directory, loads every sample through
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './lib/local-stack.js';
 import { folderOf, loadSample, questionsOf, type Sample } from './lib/locomo.js';
+import { startPgliteServer } from './lib/pglite-server.js';
 import { toMatchAnyQuery } from '../src/features/search/fts-query.js';
 
 
@@ -23,7 +24,7 @@ const KS = [5, 10, 20] as const;
 
 function parseArgs(argv: string[]) {
   const [dataPath, ...rest] = argv;
-  if (!dataPath) throw new Error('usage: locomo-eval.ts <locomo-dev.json> [--modes hybrid,semantic,keyword] [--samples N]');
+  if (!dataPath) throw new Error('usage: locomo-eval.ts <locomo-dev.json> [--modes hybrid,semantic,keyword] [--samples N] [--driver sqlite|postgres]');
   const option = (name: string) => {
     const i = rest.indexOf(`--${name}`);
     return i >= 0 ? rest[i + 1] : undefined;
@@ -32,6 +33,7 @@ function parseArgs(argv: string[]) {
     dataPath: resolve(dataPath),
     modes: (option('modes') ?? 'hybrid,semantic,keyword,bm25').split(','),
     samples: Number(option('samples') ?? Infinity),
+    driver: option('driver') ?? 'sqlite',
   };
 }
 
@@ -39,7 +41,9 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const samples = (JSON.parse(readFileSync(args.dataPath, 'utf8')) as Sample[]).slice(0, args.samples);
   const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-locomo-'));
-  const stack = await startLocalStack({ dataDir });
+  // --driver postgres: the same run on the postgres driver (Postgres 18 + pgvector in PGlite, single-threaded WASM).
+  const pg = args.driver === 'postgres' ? await startPgliteServer() : null;
+  const stack = await startLocalStack({ dataDir, ...(pg ? { overrides: { storage: { driver: 'postgres', url: pg.url } } } : {}) });
   try {
     const loadStarted = performance.now();
     let turns = 0;
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stack.close();
+    await pg?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

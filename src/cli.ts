@@ -9,7 +9,8 @@ import { loadRemoteCatalog } from './mcp/remote-catalog.js';
 
 const USAGE = `usage: memsvc <command>
   start    run the service (controller, bridge, proxy when enabled); same as npm start
-  mcp      MCP server on stdio for Claude Desktop, Cursor and similar; forwards to a running memsvc`;
+  mcp      MCP server on stdio for Claude Desktop, Cursor and similar; forwards to a running memsvc
+  migrate  [--to postgres://…]  bring the store's schema up to date, or copy the SQLite store to PostgreSQL`;
 
 /** `memsvc mcp`: stdout carries only the protocol, so everything else goes to stderr. */
 async function runStdioMcp(): Promise<void> {
@@ -31,6 +32,14 @@ async function main(argv: string[]): Promise<void> {
   switch (argv[0]) {
     case 'mcp':
       return runStdioMcp();
+    case 'migrate': {
+      const { runMigrate } = await import('./cli/migrate-command.js');
+      const toAt = argv.indexOf('--to');
+      const to = toAt >= 0 ? argv[toAt + 1] : undefined;
+      if (toAt >= 0 && to === undefined) throw new Error('--to needs a postgres:// connection string');
+      process.exitCode = await runMigrate(loadConfig(), to === undefined ? {} : { to });
+      return;
+    }
     case 'start':
     case undefined:
       await import('./main.js');

@@ -1,12 +1,8 @@
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Counter } from 'prom-client';
 import type { Config } from './config/config.schema.js';
-import { openSqliteDatabase } from './adapters/sqlite/sqlite-database.js';
-import { SqliteConversationStore } from './adapters/sqlite/sqlite-conversation.store.js';
-import { SqliteEmbeddingQueue } from './adapters/sqlite/sqlite-embedding.queue.js';
-import { SqliteMessageSearch } from './adapters/sqlite/sqlite-message-search.js';
-import { UsearchVectorIndex } from './adapters/vector/usearch-vector.index.js';
 import { HttpBridgeClient } from './adapters/bridge-client/http-bridge.client.js';
+import { openStorage } from './storage.js';
 import { buildHttpApp } from './http/app.js';
 import { ConversationService } from './features/conversations/conversations.service.js';
 import { conversationRoutes } from './features/conversations/conversations.routes.js';
@@ -14,10 +10,6 @@ import { EmbeddingsService } from './features/embeddings/embeddings.service.js';
 import { embeddingRoutes } from './features/embeddings/embeddings.routes.js';
 import { SearchService } from './features/search/search.service.js';
 import { searchRoutes } from './features/search/search.routes.js';
-import { SqliteSummaryStore } from './adapters/sqlite/sqlite-summary.store.js';
-import { SqlitePruningReader } from './adapters/sqlite/sqlite-pruning.reader.js';
-import { SqliteLabelVectorReader } from './adapters/sqlite/sqlite-label-vectors.reader.js';
-import { SqliteConversationArchive } from './adapters/sqlite/sqlite-conversation.archive.js';
 import { HttpBridgeLanguageClient } from './adapters/bridge-client/http-bridge-language.client.js';
 import { SummariesService } from './features/summaries/summaries.service.js';
 import { summaryRoutes } from './features/summaries/summaries.routes.js';
@@ -29,7 +21,6 @@ import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
 import { contextRoutes } from './features/context/context.routes.js';
-import { SqliteContextReader } from './adapters/sqlite/sqlite-context.reader.js';
 import { VectorIndexHolder } from './features/search/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
 import { ToolInvoker } from './mcp/tool-invoker.js';
@@ -37,11 +28,11 @@ import { toolRoutes } from './mcp/tools.routes.js';
 import { mcpHttpRoutes } from './mcp/mcp-http.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { uiRoutes } from './features/ui/ui.routes.js';
-import { SqliteMessageActivityReader } from './adapters/sqlite/sqlite-message-activity.reader.js';
 import type { HealthCheck } from './features/system/health.js';
 import { EmbeddingWorker } from './worker/embedding.worker.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import type { Storage } from './ports/storage.js';
 import type { EmbeddingProvider } from './ports/embedding-provider.js';
 
 export interface ControllerOptions {
@@ -51,10 +42,13 @@ export interface ControllerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Defaults to the HTTP bridge at config.bridge.url. */
   embeddingProvider?: EmbeddingProvider;
+  /** Defaults to the configured driver (storage.driver); the controller closes it. */
+  storage?: Storage;
 }
 
 export interface Controller {
   app: FastifyInstance;
+  storage: Storage;
   store: ConversationStore;
   conversations: ConversationService;
   search: SearchService;
@@ -64,7 +58,7 @@ export interface Controller {
   close(): Promise<void>;
 }
 
-export const DATABASE_FILE = 'memsvc.db';
+export { DATABASE_FILE } from './adapters/sqlite/sqlite-storage.js';
 const MAX_EMBEDDING_ATTEMPTS = 5;
 const INDEX_SAVE_INTERVAL_MS = 30_000;
 
@@ -72,27 +66,30 @@ const INDEX_SAVE_INTERVAL_MS = 30_000;
 export async function buildController(options: ControllerOptions): Promise<Controller> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const dataDir = config.server.data_dir;
-  const databaseFile = join(dataDir, DATABASE_FILE);
-  const db = openSqliteDatabase(databaseFile);
-  const store = new SqliteConversationStore(db, databaseFile);
-  const queue = new SqliteEmbeddingQueue(db);
-  const reader = new SqliteMessageSearch(db);
+  const storage = options.storage ?? await openStorage(config);
+  const { conversations: store, embeddings: queue, search: reader } = storage;
   const provider = options.embeddingProvider
     ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
 
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
 
-  const holder = new VectorIndexHolder(queue,
-    (model, dimension) => UsearchVectorIndex.open(join(dataDir, 'vectors'), model, dimension), log);
+  const holder = new VectorIndexHolder(queue, storage.openLocalIndex, log);
   await holder.start();
+  const vectors = storage.vectorSearch(() => holder.current().index);
+  const embeddedTotal = new Counter({
+    name: 'memsvc_embedding_jobs_completed_total',
+    help: 'Messages whose embedding this replica computed and stored',
+    registers: [metrics.registry],
+  });
   const worker = new EmbeddingWorker(queue, provider, holder, {
     batchSize: config.embedding_worker.batch_size,
     pollIntervalMs: config.embedding_worker.poll_interval_ms,
     maxBackoffMs: config.embedding_worker.max_backoff_ms,
     maxAttempts: MAX_EMBEDDING_ATTEMPTS,
     saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
+    claimLeaseMs: config.embedding_worker.claim_lease_ms,
+    onEmbedded: (count) => embeddedTotal.inc(count),
   }, log);
 
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
@@ -113,12 +110,12 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onConversationDeleted: (keys) => holder.current().index?.remove(keys),
   });
   const search = new SearchService({
-    provider, holder, queue, reader, folderLimits, log,
+    provider, holder, vectors, reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
   });
   const context = new ContextService({
-    rankings: search, reader: new SqliteContextReader(db), messages: reader, clock, folderLimits, log,
+    rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
   });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
@@ -126,14 +123,14 @@ export async function buildController(options: ControllerOptions): Promise<Contr
 
   // Memory orchestration: summaries, pruning, labels, export/import.
   const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
-  const summaries = new SummariesService({ conversations: store, summaries: new SqliteSummaryStore(db), language, clock });
-  const pruning = new PruningService({ conversations: store, reader: new SqlitePruningReader(db), clock });
+  const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
+  const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock });
   const labels = new LabelsService({
-    conversations: store, vectors: new SqliteLabelVectorReader(db), language, embedder: provider, log,
+    conversations: store, vectors: storage.labelVectors, language, embedder: provider, log,
     useLlm: config.bridge.chat.provider !== 'none',
   });
   const exporter = new ExportService({
-    store, archive: new SqliteConversationArchive(db), clock,
+    store, archive: storage.archive, clock,
     limits: {
       maxMessageChars: config.limits.max_message_chars,
       maxMessagesPerConversation: config.limits.max_messages_per_conversation,
@@ -147,7 +144,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   });
 
   const checks: HealthCheck[] = [
-    { name: 'database', run: () => store.ping() },
+    { name: 'database', run: () => store.ping(), details: async () => ({ driver: storage.driver }) },
     {
       name: 'vector_store',
       run: async () => {
@@ -186,12 +183,12 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     extraStats: async () => ({ embeddings: await embeddings.status() }),
   });
   // Last: the web UI's catch-all must not shadow any API route.
-  await app.register(uiRoutes, { activity: new SqliteMessageActivityReader(db), clock });
+  await app.register(uiRoutes, { activity: storage.activity, clock });
 
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
     await worker.stop();
-    await store.close();
+    await storage.close();
   });
-  return { app, store, conversations, search, context, embeddings, worker, close: () => app.close() };
+  return { app, storage, store, conversations, search, context, embeddings, worker, close: () => app.close() };
 }

@@ -10,6 +10,10 @@ async function main(): Promise<void> {
   if (config.bridge.start) {
     config = loadConfig({ overrides: { bridge: { url: `http://${config.bridge.host}:${config.bridge.port}` } } });
   }
+  if (config.storage.driver === 'postgres' && config.server.api_key === '') {
+    // Replicas behind one load balancer must share one key; a replica never makes up its own.
+    throw new Error('storage.driver is postgres: set server.api_key (MEMSVC_API_KEY), the same on every replica');
+  }
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir);
   const controller = await buildController({ config, apiKey: apiKey.key });
   const { app } = controller;

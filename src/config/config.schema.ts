@@ -20,10 +20,21 @@ export const ConfigSchema = Type.Object({
     /** Largest accepted request body. */
     body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
   }, { default: {} }),
+  storage: Type.Object({
+    /** sqlite: one file in data_dir (the default). postgres: a shared PostgreSQL with pgvector, for several replicas. */
+    driver: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], { default: 'sqlite' }),
+    /** postgres only: the connection string, e.g. postgres://memsvc:secret@db:5432/memsvc. */
+    url: Type.String({ default: '' }),
+    /** postgres only: connections this replica keeps open. */
+    pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
+  }, { default: {} }),
   rate_limit: Type.Object({
     enabled: Type.Boolean({ default: true }),
     requests_per_second: Type.Number({ default: 100, exclusiveMinimum: 0 }),
     burst_size: Type.Integer({ default: 200, minimum: 1 }),
+    /** memory: per process. redis: one limit per key across every replica (falls back to memory while Redis is down). */
+    store: Type.Union([Type.Literal('memory'), Type.Literal('redis')], { default: 'memory' }),
+    redis_url: Type.String({ default: 'redis://127.0.0.1:6379' }),
   }, { default: {} }),
   limits: Type.Object({
     max_message_chars: Type.Integer({ default: 100_000, minimum: 1 }),
@@ -66,6 +77,8 @@ export const ConfigSchema = Type.Object({
     batch_size: Type.Integer({ default: 64, minimum: 1 }),
     poll_interval_ms: Type.Integer({ default: 250, minimum: 10 }),
     max_backoff_ms: Type.Integer({ default: 30_000, minimum: 10 }),
+    /** postgres: a claimed batch not finished within this time is taken again by another replica. */
+    claim_lease_ms: Type.Integer({ default: 60_000, minimum: 100 }),
   }, { default: {} }),
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */

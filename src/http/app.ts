@@ -7,6 +7,7 @@ import { AppError, ErrorCode } from '../domain/errors.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
+import { Redis } from 'ioredis';
 import { createRateLimiter } from './rate-limit.js';
 import { buildRequestValidator } from './request-validation.js';
 
@@ -72,10 +73,13 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 
 function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions): void {
   const verify = createKeyVerifier(options.apiKey);
-  const limit = options.config.rate_limit.enabled
+  const settings = options.config.rate_limit;
+  const redis = settings.enabled && settings.store === 'redis' ? connectRateLimitRedis(app, settings.redis_url) : undefined;
+  const limit = settings.enabled
     ? createRateLimiter({
-      requestsPerSecond: options.config.rate_limit.requests_per_second,
-      burstSize: options.config.rate_limit.burst_size,
+      requestsPerSecond: settings.requests_per_second,
+      burstSize: settings.burst_size,
+      ...(redis ? { redis } : {}),
     })
     : null;
 
@@ -97,3 +101,27 @@ function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions)
     if (!valid) throw new AppError(401, ErrorCode.UNAUTHORIZED, 'Invalid or missing API key');
   });
 }
+
+/**
+ * The Redis client behind the shared rate limit. It never queues commands while
+ * disconnected (the limiter then falls back to its in-memory insurance), and it
+ * says once in the log when Redis goes away and when it is back.
+ */
+function connectRateLimitRedis(app: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    app.log.warn({ err: error, url: redactUrl(url) },
+      'rate limit: Redis unreachable; each replica now limits on its own (in-memory) until it is back');
+  });
+  redis.on('ready', () => {
+    if (down) app.log.info({ url: redactUrl(url) }, 'rate limit: Redis is back; limits are shared across replicas again');
+    down = false;
+  });
+  app.addHook('onClose', async () => { redis.disconnect(); });
+  return redis;
+}
+
+const redactUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');

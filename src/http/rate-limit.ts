@@ -1,8 +1,16 @@
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
 
 export interface RateLimitSettings {
   requestsPerSecond: number;
   burstSize: number;
+  /**
+   * Shared counters in Redis: one key's limit holds across every replica.
+   * While Redis is unreachable each process limits on its own (an in-memory
+   * insurance limiter with the same settings), so requests are neither refused
+   * nor let through unlimited.
+   */
+  redis?: Redis;
 }
 
 export type RateLimitDecision =
@@ -22,8 +30,13 @@ export function createRateLimiter(settings: RateLimitSettings): (key: string) =>
   const steadyWindowSeconds = settings.requestsPerSecond >= 1 ? 1 : Math.ceil(1 / settings.requestsPerSecond);
   const steadyPoints = Math.max(1, Math.floor(settings.requestsPerSecond * steadyWindowSeconds));
   const burstPoints = Math.max(0, settings.burstSize - steadyPoints);
-  const steady = new RateLimiterMemory({ keyPrefix: 'steady', points: steadyPoints, duration: steadyWindowSeconds });
-  const burst = new RateLimiterMemory({ keyPrefix: 'burst', points: Math.max(1, burstPoints), duration: BURST_REFILL_SECONDS });
+  const limiterOf = (keyPrefix: string, points: number, duration: number) => {
+    const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+    if (!settings.redis) return memory;
+    return new RateLimiterRedis({ storeClient: settings.redis, keyPrefix: `memsvc:rl:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+  };
+  const steady = limiterOf('steady', steadyPoints, steadyWindowSeconds);
+  const burst = limiterOf('burst', Math.max(1, burstPoints), BURST_REFILL_SECONDS);
   const limiter = burstPoints > 0 ? new BurstyRateLimiter(steady, burst) : steady;
   // Remaining counts the steady allowance of the current window, so Limit is that allowance too.
   const limit = steadyPoints;

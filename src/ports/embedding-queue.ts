@@ -1,5 +1,3 @@
-import type { SearchFilter } from '../domain/search.js';
-
 /** A message waiting for its vector, with the neighbouring messages that give it context. */
 export interface PendingMessage {
   key: number;
@@ -26,8 +24,13 @@ export interface EmbeddingModelInfo {
  * nothing acknowledged is lost across a restart or crash.
  */
 export interface EmbeddingQueue {
-  nextPending(limit: number): Promise<PendingMessage[]>;
-  /** Stores vectors and marks their messages done, atomically; returns the keys stored (deleted messages are skipped). */
+  /**
+   * Claims up to `limit` pending messages for this worker, oldest first. A
+   * claim lapses after the lease, so what a worker that died held is claimed
+   * again by another; messages claimed by a live worker are skipped.
+   */
+  claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]>;
+  /** Stores vectors and marks their messages done (releasing their claims), atomically; returns the keys stored (deleted messages are skipped). */
   complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]>;
   /** Records a failed attempt; after maxAttempts the message is marked failed (retried by a rebuild). */
   recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void>;
@@ -36,9 +39,7 @@ export interface EmbeddingQueue {
   resetAll(): Promise<void>;
   /** All stored vectors in key order, in chunks, for rebuilding the approximate index. */
   allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>>;
-  /** Stored vectors of messages passing the filter (for exact search when few match). */
-  vectorsMatching(filter: SearchFilter, limit: number): Promise<Array<{ key: number; vector: Float32Array }>>;
-  countVectorsMatching(filter: SearchFilter, limit: number): Promise<number>;
   recordedModel(): Promise<EmbeddingModelInfo | null>;
-  recordModel(info: EmbeddingModelInfo): Promise<void>;
+  /** Records the model when none is recorded yet; returns the model recorded now (the first writer's). */
+  recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo>;
 }

@@ -12,3 +12,6 @@ export interface VectorIndex {
   save(): void;
   clear(): void;
 }
+
+/** Opens (or creates) the local index of a model; `loaded` tells whether a saved index was found. */
+export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: boolean };

@@ -11,6 +11,10 @@ export interface EmbeddingWorkerOptions {
   maxAttempts: number;
   /** How often the index is saved while it changes. */
   saveIntervalMs: number;
+  /** How long a claimed batch is this worker's; after that another replica may take it. */
+  claimLeaseMs: number;
+  /** Told how many messages this worker embedded and stored (for the jobs-completed counter). */
+  onEmbedded?: (count: number) => void;
 }
 
 export interface EmbeddingWorkerState {
@@ -95,7 +99,7 @@ export class EmbeddingWorker {
   private async runCycle(): Promise<void> {
     let delay = this.options.pollIntervalMs;
     try {
-      const batch = await this.queue.nextPending(this.options.batchSize);
+      const batch = await this.queue.claimPending(this.options.batchSize, this.options.claimLeaseMs);
       if (batch.length > 0 && !this.holder.current().mismatch) {
         await this.embedBatch(batch);
         delay = 0;
@@ -132,6 +136,7 @@ export class EmbeddingWorker {
     const kept = items.filter((item) => storedKeys.has(item.key));
     this.holder.current().index?.add(kept.map((item) => item.key), kept.map((item) => item.vector));
     this.state.embeddedSinceStart += kept.length;
+    this.options.onEmbedded?.(kept.length);
     this.state.lastSuccessAt = new Date().toISOString();
     this.state.lastError = null;
   }

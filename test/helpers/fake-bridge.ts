@@ -17,6 +17,8 @@ export class FakeBridge {
   /** Batches holding a text with this marker are refused with 400, as a bridge refuses bad input. */
   rejectMarker: string | null = null;
   embedCalls = 0;
+  /** When true, /embed requests are received (counted) but never answered: a worker holding claimed jobs. */
+  stallEmbeds = false;
   /** POST /summarize: texts received per call; failSummarizeWith makes it answer with that status. */
   summarizeRequests: Array<{ texts: string[]; target_words: number }> = [];
   failSummarizeWith: number | null = null;
@@ -44,6 +46,7 @@ export class FakeBridge {
         }
         if (request.method === 'POST' && request.url === '/embed') {
           this.embedCalls += 1;
+          if (this.stallEmbeds) return;
           if (this.failWith !== null) return send(this.failWith, { error: 'fake failure', code: 'FAKE' });
           const { texts } = JSON.parse(body) as { texts: string[] };
           if (this.rejectMarker && texts.some((t) => t.includes(this.rejectMarker!))) {

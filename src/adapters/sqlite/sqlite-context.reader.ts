@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { SearchFilter } from '../../domain/search.js';
 import type { ContextReader } from '../../ports/context-reader.js';
-import { searchFilterWhere } from './sqlite-filters.js';
+import { searchFilterWhere } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 
 export class SqliteContextReader implements ContextReader {

@@ -9,9 +9,9 @@ import type {
   ImportedConversation,
   ImportOutcome,
 } from '../../ports/conversation-archive.js';
-import { folderSubtree } from './sqlite-filters.js';
+import { folderSubtree } from '../sql/filter-sql.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
-import { toConversation, type ConversationRow } from './sqlite-rows.js';
+import { toConversation, type ConversationRow } from '../sql/rows.js';
 
 export class SqliteConversationArchive implements ConversationArchive {
   constructor(private readonly db: Database) {}

@@ -1,19 +1,13 @@
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  countWords,
-  type Conversation,
-  type ConversationStatus,
-  type Message,
-  type MessageInput,
-} from '../../domain/conversation.js';
-import { ErrorCode, LimitExceededError } from '../../domain/errors.js';
+import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
+import { planAppend } from '../../domain/append-plan.js';
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
-import { folderSubtree } from './sqlite-filters.js';
+import { folderSubtree } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
-import { toConversation, toMessage, type ConversationRow, type MessageRow } from './sqlite-rows.js';
+import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
 import type {
   AppendPolicy,
   ConversationFilter,
@@ -191,46 +185,28 @@ export class SqliteConversationStore implements ConversationStore {
     if (this.db.open) this.db.close();
   }
 
-  /** Must run inside a transaction: enforces the per-conversation limit and keeps the counters true. */
+  /** Must run inside a transaction: applies the append rules and keeps the counters true. */
   private appendInTransaction(id: string, inputs: readonly MessageInput[], now: string, policy: AppendPolicy): Message[] {
-    const current = this.stmt(`SELECT message_count, word_count, session_count, last_message_at
+    const row = this.stmt(`SELECT message_count, word_count, session_count, last_message_at
       FROM conversations WHERE id = ?`).get(id) as
       Pick<ConversationRow, 'message_count' | 'word_count' | 'session_count' | 'last_message_at'>;
-    if (current.message_count + inputs.length > policy.maxMessagesPerConversation) {
-      throw new LimitExceededError(ErrorCode.TOO_MANY_MESSAGES,
-        `A conversation holds at most ${policy.maxMessagesPerConversation} messages ` +
-        `(it has ${current.message_count}, ${inputs.length} more were sent)`);
-    }
+    const plan = planAppend({
+      messageCount: row.message_count, wordCount: row.word_count, sessionCount: row.session_count, lastMessageAt: row.last_message_at,
+    }, inputs, now, policy);
     const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    let words = current.word_count;
-    let sessions = current.session_count;
-    let lastAt = current.last_message_at;
-    const messages: Message[] = inputs.map((input, index) => {
-      const timestamp = input.timestamp ?? now;
-      if (lastAt !== null && Date.parse(timestamp) - Date.parse(lastAt) > policy.sessionGapMs) sessions += 1;
-      if (lastAt === null || timestamp > lastAt) lastAt = timestamp;
-      words += countWords(input.content);
-      const message: Message = {
-        id: newId(),
-        conversationId: id,
-        position: current.message_count + index,
-        role: input.role,
-        content: input.content,
-        timestamp,
-        embeddingId: null,
-        embeddingStatus: 'pending',
-        metadata: input.metadata ?? null,
-      };
-      insert.run(message.id, id, message.position, message.role, message.content, timestamp,
+    const messages = plan.messages.map((planned): Message => {
+      const message: Message = { id: newId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' };
+      insert.run(message.id, id, message.position, message.role, message.content, message.timestamp,
         message.metadata === null ? null : JSON.stringify(message.metadata));
       return message;
     });
     if (inputs.length > 0) {
-      indexAppendedMessages(this.db, id, current.message_count);
+      indexAppendedMessages(this.db, id, row.message_count);
+      const { counters } = plan;
       this.stmt(`UPDATE conversations SET message_count = ?, word_count = ?, session_count = ?,
         last_message_at = ?, updated_at = ? WHERE id = ?`)
-        .run(current.message_count + inputs.length, words, sessions, lastAt, now, id);
+        .run(counters.messageCount, counters.wordCount, counters.sessionCount, counters.lastMessageAt, now, id);
     }
     return messages;
   }

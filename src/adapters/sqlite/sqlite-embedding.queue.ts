@@ -1,7 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { SearchFilter } from '../../domain/search.js';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { searchFilterWhere } from './sqlite-filters.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -18,7 +16,11 @@ export function blobToVector(blob: Buffer): Float32Array {
 export class SqliteEmbeddingQueue implements EmbeddingQueue {
   constructor(private readonly db: Database) {}
 
-  async nextPending(limit: number): Promise<PendingMessage[]> {
+  /**
+   * One process owns a SQLite store and its worker runs one batch at a time, so
+   * a claim needs no lease here: pending messages are simply read in order.
+   */
+  async claimPending(limit: number, _leaseMs: number): Promise<PendingMessage[]> {
     const rows = this.db.prepare(`
       SELECT m.seq AS key, m.content, m.embedding_attempts AS attempts,
              prev.content AS previous, next.content AS next
@@ -92,31 +94,14 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     }
   }
 
-  async vectorsMatching(filter: SearchFilter, limit: number): Promise<Array<{ key: number; vector: Float32Array }>> {
-    const where = searchFilterWhere(filter);
-    const rows = this.db.prepare(`
-      SELECT v.message_seq AS key, v.vector FROM message_vectors v
-      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as Array<{ key: number; vector: Buffer }>;
-    return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
-  }
-
-  async countVectorsMatching(filter: SearchFilter, limit: number): Promise<number> {
-    const where = searchFilterWhere(filter);
-    return this.db.prepare(`SELECT count(*) FROM (
-      SELECT 1 FROM message_vectors v
-      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
-  }
-
   async recordedModel(): Promise<EmbeddingModelInfo | null> {
     const value = this.db.prepare('SELECT value FROM service_state WHERE key = ?').pluck().get(MODEL_STATE_KEY) as
       string | undefined;
     return value === undefined ? null : (JSON.parse(value) as EmbeddingModelInfo);
   }
 
-  async recordModel(info: EmbeddingModelInfo): Promise<void> {
-    this.db.prepare('INSERT OR REPLACE INTO service_state (key, value) VALUES (?, ?)')
-      .run(MODEL_STATE_KEY, JSON.stringify(info));
+  async recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo> {
+    this.db.prepare('INSERT OR IGNORE INTO service_state (key, value) VALUES (?, ?)').run(MODEL_STATE_KEY, JSON.stringify(info));
+    return (await this.recordedModel())!;
   }
 }

@@ -1,8 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
+import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
+import { toFts5Match } from './sqlite-fts-query.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { searchFilterWhere } from './sqlite-filters.js';
+import { searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
 interface HitRow {
@@ -28,9 +30,10 @@ export class SqliteMessageSearch implements MessageSearchReader {
     this.statements = new StatementCache(db);
   }
 
-  async fullText(match: string, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
+  async fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
     Promise<ScoredKey[]> {
     const where = searchFilterWhere(filter);
+    const match = toFts5Match(query);
     const weight = Number(options.contextWeight);
     // Without context, the column filter keeps matches to the message's own words.
     const expression = weight > 0 ? match : `content : (${match})`;
@@ -46,22 +49,13 @@ export class SqliteMessageSearch implements MessageSearchReader {
         ORDER BY ${bm25}, f.rowid
         LIMIT ?`).all(expression, ...where.params, limit) as ScoredKey[];
     } catch (error) {
+      // The query was parsed and rendered from tokens only; FTS5 refusing it would be our bug, but it is still the query's.
       const message = (error as Error).message;
-      if (/fts5|syntax|unterminated|no such column|unknown special query/i.test(message)) {
-        throw new ValidationError(`Invalid full-text query: ${message.replace(/^fts5: /, '')}. ` +
-          'Use words, "exact phrases", AND, OR, NOT and parentheses.', ErrorCode.INVALID_QUERY);
+      if (/fts5|syntax/i.test(message)) {
+        throw new ValidationError(`Invalid full-text query: ${message.replace(/^fts5: /, '')}`, ErrorCode.INVALID_QUERY);
       }
       throw error;
     }
-  }
-
-  async keysMatching(keys: readonly number[], filter: SearchFilter): Promise<Set<number>> {
-    const where = searchFilterWhere(filter);
-    const rows = this.statements.get(`
-      SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${inKeys('m.seq')} AND ${where.sql}`)
-      .pluck().all(keysParam(keys), ...where.params) as number[];
-    return new Set(rows);
   }
 
   async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {

@@ -35,6 +35,7 @@ export class EmbeddingsService {
 
   async status() {
     const counts = await this.deps.queue.counts();
+    await this.deps.holder.refresh();
     const { model, mismatch, index } = this.deps.holder.current();
     const rebuild = this.rebuild && {
       ...this.rebuild,
@@ -47,7 +48,8 @@ export class EmbeddingsService {
       failed: counts.failed,
       model: model?.model ?? null,
       dimension: model?.dimension ?? null,
-      indexed: index?.size() ?? 0,
+      // Without a local index the database indexes every stored vector.
+      indexed: index ? index.size() : counts.done,
       model_mismatch: mismatch ? { recorded: mismatch.recorded.model, current: mismatch.current.model } : null,
       rebuild,
       worker: this.deps.workerStatus(),

@@ -1,4 +1,5 @@
-import { countWords, DEFAULT_IMPORTANCE, type MessageRole } from '../../domain/conversation.js';
+import { DEFAULT_IMPORTANCE, type MessageRole } from '../../domain/conversation.js';
+import { EMPTY_CONVERSATION, planAppend } from '../../domain/append-plan.js';
 import { ErrorCode, LimitExceededError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, ROOT_FOLDER, type FolderLimits } from '../../domain/folder-path.js';
 import { isUuid, newId } from '../../domain/ids.js';
@@ -101,15 +102,10 @@ export function parseConversationRecord(raw: unknown, place: RecordPlace, limits
     };
   });
 
-  let lastMessageAt: string | null = null;
-  let sessions = 1;
-  let previous: string | null = null;
-  for (const message of messages) {
-    if (previous !== null && Date.parse(message.timestamp) - Date.parse(previous) > limits.sessionGapMs) sessions += 1;
-    if (previous === null || message.timestamp > previous) previous = message.timestamp;
-    if (lastMessageAt === null || message.timestamp > lastMessageAt) lastMessageAt = message.timestamp;
-  }
-  let sessionCount = sessions;
+  const { counters } = planAppend(EMPTY_CONVERSATION, messages, now,
+    { maxMessagesPerConversation: limits.maxMessagesPerConversation, sessionGapMs: limits.sessionGapMs });
+  const lastMessageAt = counters.lastMessageAt;
+  let sessionCount = counters.sessionCount;
   if (record.session_count !== undefined) {
     if (typeof record.session_count !== 'number' || !Number.isInteger(record.session_count) || record.session_count < 1) {
       throw new ValidationError(`${field('session_count')} must be a positive integer`);
@@ -125,7 +121,7 @@ export function parseConversationRecord(raw: unknown, place: RecordPlace, limits
     folder,
     status,
     importanceScore: importance,
-    wordCount: messages.reduce((sum, m) => sum + countWords(m.content), 0),
+    wordCount: counters.wordCount,
     sessionCount,
     createdAt: created,
     updatedAt,

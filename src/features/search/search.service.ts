@@ -4,10 +4,10 @@ import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js'
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-provider.js';
-import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
+import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
-import { exactTopK } from './exact-search.js';
-import { FTS_CONTEXT_WEIGHT, toMatchAnyQuery } from './fts-query.js';
+import type { VectorSearch } from '../../ports/vector-search.js';
+import { FTS_CONTEXT_WEIGHT } from './fts-query.js';
 import { fuseRankings } from './hybrid-fusion.js';
 import { propagateNeighbourScores } from './neighbour-propagation.js';
 import type { SearchFilters, SearchMode } from './search.schemas.js';
@@ -16,7 +16,7 @@ import type { VectorIndexHolder } from './vector-index.holder.js';
 export interface SearchServiceDeps {
   provider: EmbeddingProvider;
   holder: VectorIndexHolder;
-  queue: EmbeddingQueue;
+  vectors: VectorSearch;
   reader: MessageSearchReader;
   folderLimits: FolderLimits;
   maxResults: number;
@@ -42,9 +42,6 @@ export interface QueryResult {
   /** The mode that actually ran: hybrid degrades to keyword when vectors are unavailable. */
   mode: SearchMode;
 }
-
-/** Below this many filtered candidates, exact search beats the approximate index in recall at little cost. */
-export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 
 /** Finds messages by meaning (vectors), by words (FTS5 BM25) or both fused. */
 export class SearchService {
@@ -86,11 +83,11 @@ export class SearchService {
     };
   }
 
-  /** FTS5 query syntax as the client wrote it: phrases, AND, OR, NOT. */
+  /** The full-text syntax as the client wrote it: words, "phrases", prefix*, AND, OR, NOT, parentheses. */
   async fullText(request: { query: string; limit: number; offset: number; filters?: SearchFilters | null }) {
     this.checkWindow(request.offset, request.limit);
-    const ranking = scaleByBest(await this.deps.reader.fullText(toFts5Syntax(request.query),
-      this.toFilter(request.filters), this.deps.maxResults));
+    const query = parseFullTextQuery(request.query);
+    const ranking = scaleByBest(await this.deps.reader.fullText(query, this.toFilter(request.filters), this.deps.maxResults));
     const page = ranking.slice(request.offset, request.offset + request.limit);
     const hits = await this.deps.reader.hydrate(page.map((item) => item.key));
     const scores = new Map(page.map((item) => [item.key, item.score]));
@@ -99,9 +96,9 @@ export class SearchService {
 
   /** BM25 over each message's words and, weighted lower, its neighbours' words. */
   async keywordRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
-    const match = toMatchAnyQuery(query);
-    if (match === null) return [];
-    return scaleByBest(await this.deps.reader.fullText(match, filter, depth, { contextWeight: FTS_CONTEXT_WEIGHT }));
+    const words = naturalLanguageQuery(query);
+    if (words === null) return [];
+    return scaleByBest(await this.deps.reader.fullText(words, filter, depth, { contextWeight: FTS_CONTEXT_WEIGHT }));
   }
 
   /** Lets each message share in its neighbours' scores: answers often follow the turn that matched. */
@@ -121,9 +118,10 @@ export class SearchService {
 
   /** Cosine similarity ranking; empty while nothing is embedded yet. */
   async semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
-    const { index, model, mismatch } = this.deps.holder.current();
+    await this.deps.holder.refresh();
+    const { model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
-    if (!index || !model) return [];
+    if (!model) return [];
     let batch;
     try {
       batch = await this.deps.provider.embed([query]);
@@ -135,30 +133,8 @@ export class SearchService {
     }
     if (batch.model !== model.model || batch.dimension !== model.dimension) throw modelChanged(model.model, batch.model);
     const vector = batch.vectors[0]!;
-    const ranking = await this.nearest(vector, filter, depth);
+    const ranking = await this.deps.vectors.nearest(vector, filter, depth);
     return ranking.map((item) => ({ key: item.key, score: clamp01(item.score) }));
-  }
-
-  private async nearest(vector: Float32Array, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
-    const { queue, reader, holder } = this.deps;
-    const index = holder.current().index!;
-    const filtered = Object.values(filter).some((value) => value !== undefined);
-    if (filtered) {
-      const candidates = await queue.countVectorsMatching(filter, EXACT_SEARCH_MAX_CANDIDATES + 1);
-      if (candidates <= EXACT_SEARCH_MAX_CANDIDATES) {
-        return exactTopK(vector, await queue.vectorsMatching(filter, EXACT_SEARCH_MAX_CANDIDATES), depth);
-      }
-    }
-    // Approximate search, then keep what passes the filter (and still exists); widen until enough are left.
-    const size = index.size();
-    let k = Math.min(size, filtered ? depth * 4 : depth + 16);
-    for (;;) {
-      const found = index.search(vector, k);
-      const allowed = await reader.keysMatching(found.map((item) => item.key), filter);
-      const kept = found.filter((item) => allowed.has(item.key));
-      if (kept.length >= depth || k >= size) return kept.slice(0, depth);
-      k = Math.min(size, k * 4);
-    }
   }
 
   toFilter(filters: SearchFilters | null | undefined): SearchFilter {
@@ -201,9 +177,6 @@ function fuseKeys(keyword: ScoredKey[], dense: ScoredKey[], depth: number): Scor
  */
 export const MIN_CANDIDATES = 100;
 const candidateDepth = (needed: number, max: number) => Math.min(max, Math.max(MIN_CANDIDATES, needed));
-
-/** FTS5's NOT is binary (`a NOT b`); people write `a AND NOT b`, which means the same. */
-const toFts5Syntax = (query: string) => query.replace(/\bAND\s+NOT\b/g, 'NOT');
 
 function scaleByBest(ranking: ScoredKey[]): ScoredKey[] {
   const best = ranking[0]?.score ?? 0;

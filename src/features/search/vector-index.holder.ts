@@ -1,8 +1,6 @@
 import type { Logger } from '../../ports/logger.js';
 import type { EmbeddingModelInfo, EmbeddingQueue } from '../../ports/embedding-queue.js';
-import type { VectorIndex } from '../../ports/vector-index.js';
-
-export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: boolean };
+import type { OpenVectorIndex, VectorIndex } from '../../ports/vector-index.js';
 
 export interface ModelMismatch {
   recorded: EmbeddingModelInfo;
@@ -12,9 +10,11 @@ export interface ModelMismatch {
 const REBUILD_CHUNK = 2000;
 
 /**
- * Owns the approximate index for the model the stored vectors were made
- * with, and knows when the bridge now serves another model (then the stored
- * vectors are not comparable with new ones until a rebuild).
+ * Knows the model the stored vectors were made with, and when the bridge now
+ * serves another model (then the stored vectors are not comparable with new
+ * ones until a rebuild). With a local index (the SQLite driver) it also owns
+ * that index; without one (`openIndex` null: the database searches vectors
+ * itself) it keeps only the model.
  */
 export class VectorIndexHolder {
   private index: VectorIndex | null = null;
@@ -24,7 +24,7 @@ export class VectorIndexHolder {
 
   constructor(
     private readonly queue: EmbeddingQueue,
-    private readonly openIndex: OpenVectorIndex,
+    private readonly openIndex: OpenVectorIndex | null,
     private readonly log: Logger,
   ) {}
 
@@ -45,13 +45,15 @@ export class VectorIndexHolder {
    */
   async accept(model: EmbeddingModelInfo): Promise<boolean> {
     await this.ready;
-    if (this.model === null) {
-      await this.queue.recordModel(model);
-      this.ready = this.open(model);
-      await this.ready;
-      return true;
+    if (this.model === null || this.mismatch !== null) {
+      // The store may be shared with other replicas: the model recorded there wins, whoever wrote it first.
+      const recorded = await this.queue.recordModel(model);
+      if (this.model === null || !sameModel(recorded, this.model)) {
+        this.ready = this.open(recorded);
+        await this.ready;
+      }
     }
-    if (this.model.model === model.model && this.model.dimension === model.dimension) {
+    if (sameModel(this.model!, model)) {
       this.mismatch = null;
       return true;
     }
@@ -59,8 +61,18 @@ export class VectorIndexHolder {
       this.log.warn({ recorded: this.model, current: model },
         'embedding model changed: new vectors are held back until POST /api/v1/rebuild-embeddings');
     }
-    this.mismatch = { recorded: this.model, current: model };
+    this.mismatch = { recorded: this.model!, current: model };
     return false;
+  }
+
+  /** Picks up a model another replica recorded in a shared store since this one started. */
+  async refresh(): Promise<void> {
+    await this.ready;
+    if (this.model !== null) return;
+    const recorded = await this.queue.recordedModel();
+    if (recorded === null) return;
+    this.ready = this.open(recorded);
+    await this.ready;
   }
 
   /** Forgets the model and empties the index, for a rebuild (the queue clears the stored vectors). */
@@ -80,6 +92,10 @@ export class VectorIndexHolder {
   }
 
   private async open(model: EmbeddingModelInfo): Promise<void> {
+    if (this.openIndex === null) {
+      this.model = model;
+      return;
+    }
     const { index, loaded } = this.openIndex(model.model, model.dimension);
     this.index = index;
     this.model = model;
@@ -95,3 +111,5 @@ export class VectorIndexHolder {
     this.log.info({ indexed: index.size() }, 'vector index rebuilt');
   }
 }
+
+const sameModel = (a: EmbeddingModelInfo, b: EmbeddingModelInfo) => a.model === b.model && a.dimension === b.dimension;

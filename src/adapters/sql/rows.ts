@@ -1,6 +1,6 @@
 import type { Conversation, ConversationStatus, EmbeddingStatus, Message, MessageRole } from '../../domain/conversation.js';
 
-/** Rows as SQLite returns them, and their mapping to domain objects (shared by the SQLite adapters). */
+/** Rows as the SQL drivers return them (same columns in SQLite and Postgres), and their mapping to domain objects. */
 export interface ConversationRow {
   id: string;
   label: string;

@@ -1,4 +1,4 @@
-import type { ScoredKey } from '../../domain/search.js';
+import type { ScoredKey } from './search.js';
 
 /** Exact cosine top-k over a candidate set; vectors are L2-normalized, so cosine is the dot product. */
 export function exactTopK(

@@ -11,11 +11,11 @@ export interface SqlFragment {
  * range holds exactly the paths under `folder/`, and the folder index serves it.
  */
 export function folderSubtree(column: string, folder: string): SqlFragment {
-  if (folder === ROOT_FOLDER) return { sql: '1', params: [] };
+  if (folder === ROOT_FOLDER) return { sql: 'TRUE', params: [] };
   return { sql: `(${column} = ? OR (${column} >= ? AND ${column} < ?))`, params: [folder, `${folder}/`, `${folder}0`] };
 }
 
-/** WHERE clauses over `messages m JOIN conversations c` for a search filter. */
+/** WHERE clauses over `messages m JOIN conversations c` for a search filter, with `?` placeholders (SQLite and, numbered, Postgres). */
 export function searchFilterWhere(filter: SearchFilter): SqlFragment {
   const clauses: string[] = [];
   const params: unknown[] = [];
@@ -31,7 +31,7 @@ export function searchFilterWhere(filter: SearchFilter): SqlFragment {
     const subtree = folderSubtree('c.folder', folder);
     add({ sql: `NOT ${subtree.sql}`, params: subtree.params });
   }
-  return { sql: clauses.length > 0 ? clauses.join(' AND ') : '1', params };
+  return { sql: clauses.length > 0 ? clauses.join(' AND ') : 'TRUE', params };
 }
 
 export const hasFilter = (filter: SearchFilter): boolean =>

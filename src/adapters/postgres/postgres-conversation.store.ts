@@ -1,0 +1,185 @@
+import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
+import { planAppend } from '../../domain/append-plan.js';
+import { ROOT_FOLDER } from '../../domain/folder-path.js';
+import { newId } from '../../domain/ids.js';
+import type {
+  AppendPolicy,
+  ConversationFilter,
+  ConversationListRequest,
+  ConversationPatch,
+  ConversationStore,
+  FolderCount,
+  GroupStats,
+  NewConversation,
+  PageRequest,
+  StoreTotals,
+} from '../../ports/conversation-store.js';
+import { folderSubtree, type SqlFragment } from '../sql/filter-sql.js';
+import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
+import { indexAppendedMessages, insertMessages } from './postgres-fts-index.js';
+import { inTransaction, numbered, type Pool, type PoolClient } from './postgres-pool.js';
+
+const SORT_COLUMNS = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  importance_score: 'importance_score',
+  label: 'label',
+} as const;
+
+function conversationWhere(filter: ConversationFilter): SqlFragment {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.label !== undefined) { clauses.push('label = ?'); params.push(filter.label); }
+  if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
+    const subtree = folderSubtree('folder', filter.folder);
+    clauses.push(subtree.sql);
+    params.push(...subtree.params);
+  }
+  if (filter.pinned !== undefined) clauses.push(`importance_score ${filter.pinned ? '>=' : '<'} 10`);
+  if (filter.archived !== undefined) { clauses.push('status = ?'); params.push(filter.archived ? 'archived' : 'active'); }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+export class PostgresConversationStore implements ConversationStore {
+  constructor(private readonly pool: Pool) {}
+
+  async create(input: NewConversation, policy: AppendPolicy): Promise<Conversation> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query(`INSERT INTO conversations (id, label, folder, importance_score, created_at, updated_at, last_accessed_at)
+        VALUES ($1, $2, $3, $4, $5, $5, $5)`, [input.id, input.label, input.folder, input.importanceScore, input.now]);
+      await this.appendInTransaction(client, input.id, input.messages, input.now, policy);
+    });
+    return (await this.get(input.id))!;
+  }
+
+  async get(id: string): Promise<Conversation | null> {
+    const { rows } = await this.pool.query<ConversationRow>('SELECT * FROM conversations WHERE id = $1', [id]);
+    return rows[0] ? toConversation(rows[0]) : null;
+  }
+
+  async list(request: ConversationListRequest): Promise<{ items: Conversation[]; total: number }> {
+    const where = conversationWhere(request.filter);
+    const direction = request.order === 'asc' ? 'ASC' : 'DESC';
+    const column = SORT_COLUMNS[request.sort];
+    const [count, page] = await Promise.all([
+      this.pool.query<{ n: number }>(numbered(`SELECT count(*) AS n FROM conversations ${where.sql}`), where.params),
+      this.pool.query<ConversationRow>(numbered(`SELECT * FROM conversations ${where.sql}
+        ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`), [...where.params, request.limit, request.offset]),
+    ]);
+    return { items: page.rows.map(toConversation), total: count.rows[0]!.n };
+  }
+
+  async count(filter: ConversationFilter): Promise<number> {
+    const where = conversationWhere(filter);
+    const { rows } = await this.pool.query<{ n: number }>(numbered(`SELECT count(*) AS n FROM conversations ${where.sql}`), where.params);
+    return rows[0]!.n;
+  }
+
+  async update(id: string, patch: ConversationPatch, now: string): Promise<boolean> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (patch.label !== undefined) { sets.push('label = ?'); params.push(patch.label); }
+    if (patch.folder !== undefined) { sets.push('folder = ?'); params.push(patch.folder); }
+    if (patch.importanceScore !== undefined) { sets.push('importance_score = ?'); params.push(patch.importanceScore); }
+    if (patch.status !== undefined) { sets.push('status = ?'); params.push(patch.status); }
+    sets.push('updated_at = ?');
+    params.push(now, id);
+    const result = await this.pool.query(numbered(`UPDATE conversations SET ${sets.join(', ')} WHERE id = ?`), params);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async setStatusMany(ids: readonly string[], status: ConversationStatus, now: string): Promise<string[]> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        'SELECT id FROM conversations WHERE id = ANY($1::text[]) FOR UPDATE', [ids]);
+      const found = new Set(rows.map((row) => row.id));
+      const unknown = ids.filter((id) => !found.has(id));
+      if (unknown.length > 0) return unknown;
+      await client.query('UPDATE conversations SET status = $1, updated_at = $2 WHERE id = ANY($3::text[])', [status, now, ids]);
+      return [];
+    });
+  }
+
+  async delete(id: string): Promise<number[] | null> {
+    return inTransaction(this.pool, async (client) => {
+      const keys = (await client.query<{ seq: number }>('SELECT seq FROM messages WHERE conversation_id = $1', [id])).rows
+        .map((row) => row.seq);
+      const deleted = await client.query('DELETE FROM conversations WHERE id = $1', [id]);
+      return (deleted.rowCount ?? 0) > 0 ? keys : null;
+    });
+  }
+
+  async appendMessages(id: string, messages: readonly MessageInput[], now: string, policy: AppendPolicy):
+    Promise<{ conversation: Conversation; messages: Message[] } | null> {
+    const inserted = await inTransaction(this.pool, (client) => this.appendInTransaction(client, id, messages, now, policy));
+    if (inserted === null) return null;
+    return { conversation: (await this.get(id))!, messages: inserted };
+  }
+
+  async listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }> {
+    const [messages, total] = await Promise.all([
+      this.pool.query<MessageRow>(`SELECT id, conversation_id, position, role, content, timestamp, metadata, embedding_id,
+        embedding_status FROM messages WHERE conversation_id = $1 ORDER BY position LIMIT $2 OFFSET $3`,
+      [conversationId, page.limit, page.offset]),
+      this.pool.query<{ message_count: number }>('SELECT message_count FROM conversations WHERE id = $1', [conversationId]),
+    ]);
+    return { items: messages.rows.map(toMessage), total: total.rows[0]?.message_count ?? 0 };
+  }
+
+  async touch(id: string, now: string): Promise<void> {
+    await this.pool.query('UPDATE conversations SET last_accessed_at = $1 WHERE id = $2', [now, id]);
+  }
+
+  async folderCounts(): Promise<FolderCount[]> {
+    const { rows } = await this.pool.query<FolderCount>(
+      'SELECT folder, count(*) AS count FROM conversations GROUP BY folder ORDER BY folder');
+    return rows;
+  }
+
+  async groupStats(filter: ConversationFilter, by: 'folder' | 'label'): Promise<GroupStats[]> {
+    const where = conversationWhere(filter);
+    const column = by === 'folder' ? 'folder' : 'label';
+    const { rows } = await this.pool.query<GroupStats>(numbered(`SELECT ${column} AS key, count(*) AS count,
+        avg(importance_score)::float8 AS "averageImportance"
+      FROM conversations ${where.sql} GROUP BY ${column} ORDER BY count(*) DESC, ${column}`), where.params);
+    return rows;
+  }
+
+  async totals(): Promise<StoreTotals> {
+    const { rows } = await this.pool.query<StoreTotals>(`SELECT
+        (SELECT count(*) FROM conversations) AS conversations,
+        (SELECT coalesce(sum(message_count), 0) FROM conversations) AS messages,
+        (SELECT count(*) FROM message_vectors) AS "embeddedMessages",
+        pg_database_size(current_database()) AS "storageBytes"`);
+    return rows[0]!;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {}
+
+  /** Applies the append rules under a row lock, so concurrent appends to one conversation get distinct positions. */
+  private async appendInTransaction(client: PoolClient, id: string, inputs: readonly MessageInput[], now: string,
+    policy: AppendPolicy): Promise<Message[] | null> {
+    const { rows } = await client.query<Pick<ConversationRow, 'message_count' | 'word_count' | 'session_count' | 'last_message_at'>>(
+      'SELECT message_count, word_count, session_count, last_message_at FROM conversations WHERE id = $1 FOR UPDATE', [id]);
+    const row = rows[0];
+    if (!row) return null;
+    const plan = planAppend({
+      messageCount: row.message_count, wordCount: row.word_count, sessionCount: row.session_count, lastMessageAt: row.last_message_at,
+    }, inputs, now, policy);
+    const messages = plan.messages.map((planned): Message =>
+      ({ id: newId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' }));
+    if (messages.length > 0) {
+      await insertMessages(client, id, messages);
+      await indexAppendedMessages(client, id, row.message_count);
+      const { counters } = plan;
+      await client.query(`UPDATE conversations SET message_count = $1, word_count = $2, session_count = $3,
+        last_message_at = $4, updated_at = $5 WHERE id = $6`,
+      [counters.messageCount, counters.wordCount, counters.sessionCount, counters.lastMessageAt, now, id]);
+    }
+    return messages;
+  }
+}

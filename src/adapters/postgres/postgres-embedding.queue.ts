@@ -1,0 +1,126 @@
+import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
+import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
+
+const MODEL_STATE_KEY = 'embedding_model';
+
+/** pgvector's HNSW indexes `vector` up to 2,000 dimensions; larger ones are indexed as `halfvec` (up to 4,000). */
+export const MAX_VECTOR_INDEX_DIMENSION = 2000;
+
+/**
+ * The embedding queue on a database shared by several replicas: pending
+ * messages are claimed with FOR UPDATE SKIP LOCKED under a lease
+ * (claimed_until), so two workers never take the same message, and what a
+ * worker that died held is taken again once its lease lapses.
+ */
+export class PostgresEmbeddingQueue implements EmbeddingQueue {
+  constructor(private readonly pool: Pool) {}
+
+  async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
+    const { rows } = await this.pool.query<{ key: number; content: string; attempts: number; previous: string | null; next: string | null }>(`
+      WITH claimed AS (
+        UPDATE messages SET claimed_until = now() + $2 * interval '1 millisecond'
+        WHERE seq IN (
+          SELECT seq FROM messages
+          WHERE embedding_status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
+          ORDER BY seq LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+        RETURNING seq, conversation_id, position, content, embedding_attempts)
+      SELECT c.seq AS key, c.content, c.embedding_attempts AS attempts, prev.content AS previous, next.content AS next
+      FROM claimed c
+      LEFT JOIN messages prev ON prev.conversation_id = c.conversation_id AND prev.position = c.position - 1
+      LEFT JOIN messages next ON next.conversation_id = c.conversation_id AND next.position = c.position + 1
+      ORDER BY c.seq`, [limit, leaseMs]);
+    return rows.map((row) => ({
+      key: row.key,
+      content: row.content,
+      attempts: row.attempts,
+      ...(row.previous !== null ? { previous: row.previous } : {}),
+      ...(row.next !== null ? { next: row.next } : {}),
+    }));
+  }
+
+  /** Only messages still pending turn done: a batch another replica finished first (after a lapsed lease) is not counted twice. */
+  async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
+    if (items.length === 0) return [];
+    const { rows } = await this.pool.query<{ seq: number }>(`
+      WITH done AS (
+        UPDATE messages SET embedding_status = 'done', embedding_id = seq::text, embedding_error = NULL, claimed_until = NULL
+        WHERE seq = ANY($1::bigint[]) AND embedding_status = 'pending'
+        RETURNING seq),
+      input AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS i(seq, embedding)),
+      stored AS (
+        INSERT INTO message_vectors (message_seq, model, embedding)
+        SELECT input.seq, $3, input.embedding::vector FROM input JOIN done USING (seq)
+        ON CONFLICT (message_seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding
+        RETURNING message_seq)
+      SELECT message_seq AS seq FROM stored ORDER BY message_seq`,
+    [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]);
+    return rows.map((row) => row.seq);
+  }
+
+  async recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void> {
+    await this.pool.query(`UPDATE messages SET
+        embedding_attempts = embedding_attempts + 1,
+        embedding_error = $2,
+        embedding_status = CASE WHEN embedding_attempts + 1 >= $3 THEN 'failed' ELSE 'pending' END,
+        claimed_until = NULL
+      WHERE seq = ANY($1::bigint[]) AND embedding_status = 'pending'`, [keys, error.slice(0, 500), maxAttempts]);
+  }
+
+  async counts(): Promise<EmbeddingCounts> {
+    const { rows } = await this.pool.query<{ pending: number; failed: number; total: number }>(`SELECT
+        count(*) FILTER (WHERE embedding_status = 'pending') AS pending,
+        count(*) FILTER (WHERE embedding_status = 'failed') AS failed,
+        (SELECT coalesce(sum(message_count), 0) FROM conversations) AS total
+      FROM messages WHERE embedding_status <> 'done'`);
+    const { pending, failed, total } = rows[0]!;
+    return { pending, failed, done: Math.max(0, total - pending - failed) };
+  }
+
+  async resetAll(): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM message_vectors');
+      await client.query(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
+        embedding_attempts = 0, embedding_error = NULL, claimed_until = NULL`);
+      await client.query('DELETE FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
+    });
+  }
+
+  async *allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>> {
+    let after = -1;
+    for (;;) {
+      const { rows } = await this.pool.query<{ key: number; embedding: string }>(`SELECT message_seq AS key, embedding::text AS embedding
+        FROM message_vectors WHERE message_seq > $1 ORDER BY message_seq LIMIT $2`, [after, chunkSize]);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.key;
+      yield rows.map((row) => ({ key: row.key, vector: fromVectorText(row.embedding) }));
+    }
+  }
+
+  async recordedModel(): Promise<EmbeddingModelInfo | null> {
+    const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
+    return rows[0] ? (JSON.parse(rows[0].value) as EmbeddingModelInfo) : null;
+  }
+
+  /**
+   * First writer wins. Recording a model also fixes the vector column's
+   * dimension and builds its HNSW index (cosine), under the same lock, so
+   * replicas starting together build it once.
+   */
+  async recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query('LOCK TABLE service_state IN SHARE ROW EXCLUSIVE MODE');
+      const { rows } = await client.query<{ value: string }>('SELECT value FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
+      if (rows[0]) return JSON.parse(rows[0].value) as EmbeddingModelInfo;
+      await client.query('INSERT INTO service_state (key, value) VALUES ($1, $2)', [MODEL_STATE_KEY, JSON.stringify(info)]);
+      const dimension = Math.trunc(info.dimension);
+      await client.query('DROP INDEX IF EXISTS message_vectors_hnsw');
+      await client.query('DELETE FROM message_vectors');
+      await client.query(`ALTER TABLE message_vectors ALTER COLUMN embedding TYPE vector(${dimension})`);
+      await client.query(dimension <= MAX_VECTOR_INDEX_DIMENSION
+        ? 'CREATE INDEX message_vectors_hnsw ON message_vectors USING hnsw (embedding vector_cosine_ops)'
+        : `CREATE INDEX message_vectors_hnsw ON message_vectors USING hnsw ((embedding::halfvec(${dimension})) halfvec_cosine_ops)`);
+      return info;
+    });
+  }
+}

@@ -1,0 +1,140 @@
+import type pg from 'pg';
+
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Append-only, like the SQLite ones. Text columns compared by range (folders,
+ * ISO timestamps, labels) use the "C" collation: byte order, as SQLite's, so
+ * folder subtrees and sorting behave the same on both drivers.
+ */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'conversations, messages, full text, summaries',
+    sql: `
+      CREATE TABLE conversations (
+        id               text PRIMARY KEY,
+        label            text COLLATE "C" NOT NULL,
+        folder           text COLLATE "C" NOT NULL DEFAULT '/',
+        status           text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived')),
+        importance_score integer NOT NULL DEFAULT 5 CHECK (importance_score BETWEEN 1 AND 10),
+        word_count       integer NOT NULL DEFAULT 0,
+        message_count    integer NOT NULL DEFAULT 0,
+        session_count    integer NOT NULL DEFAULT 1,
+        created_at       text COLLATE "C" NOT NULL,
+        updated_at       text COLLATE "C" NOT NULL,
+        last_message_at  text COLLATE "C",
+        last_accessed_at text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX conversations_updated ON conversations (updated_at, id);
+      CREATE INDEX conversations_created ON conversations (created_at, id);
+      CREATE INDEX conversations_importance ON conversations (importance_score, id);
+      CREATE INDEX conversations_label_updated ON conversations (label, updated_at, id);
+      CREATE INDEX conversations_folder_updated ON conversations (folder, updated_at, id);
+      CREATE INDEX conversations_status_updated ON conversations (status, updated_at, id);
+
+      CREATE TABLE messages (
+        seq                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id                 text NOT NULL UNIQUE,
+        conversation_id    text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        position           integer NOT NULL,
+        role               text NOT NULL CHECK (role IN ('user', 'assistant', 'system')),
+        content            text NOT NULL,
+        timestamp          text COLLATE "C" NOT NULL,
+        -- JSON text as the client sent it (jsonb would reorder keys).
+        metadata           text,
+        embedding_id       text,
+        embedding_status   text NOT NULL DEFAULT 'pending' CHECK (embedding_status IN ('pending', 'done', 'failed')),
+        embedding_attempts integer NOT NULL DEFAULT 0,
+        embedding_error    text,
+        -- A replica's claim on the message's embedding job lapses at this instant.
+        claimed_until      timestamptz,
+        -- The message's own words (weight A) and its neighbours' words (weight B), English stemming.
+        search_tsv         tsvector NOT NULL DEFAULT ''::tsvector,
+        UNIQUE (conversation_id, position)
+      );
+      CREATE INDEX messages_embedding_open ON messages (embedding_status, seq) WHERE embedding_status <> 'done';
+      CREATE INDEX messages_timestamp ON messages (timestamp);
+      CREATE INDEX messages_search ON messages USING gin (search_tsv);
+
+      CREATE TABLE service_state (key text PRIMARY KEY, value text NOT NULL);
+
+      CREATE TABLE summaries (
+        conversation_id text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        level           text NOT NULL CHECK (level IN ('daily', 'weekly', 'monthly')),
+        source_hash     text NOT NULL,
+        window_start    text COLLATE "C" NOT NULL,
+        window_end      text COLLATE "C" NOT NULL,
+        source_count    integer NOT NULL,
+        summary         text NOT NULL,
+        model           text NOT NULL,
+        generated_at    text COLLATE "C" NOT NULL,
+        PRIMARY KEY (conversation_id, level, source_hash)
+      );
+      CREATE INDEX summaries_recent ON summaries (conversation_id, level, generated_at DESC);
+    `,
+  },
+  {
+    version: 2,
+    name: 'vectors (pgvector)',
+    sql: `
+      CREATE EXTENSION IF NOT EXISTS vector;
+      -- The column takes its dimension, and gets its HNSW index, when the first model is
+      -- recorded (postgres-embedding.queue.ts): pgvector indexes only fixed dimensions.
+      CREATE TABLE message_vectors (
+        message_seq bigint PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE,
+        model       text NOT NULL,
+        embedding   vector NOT NULL
+      );
+    `,
+  },
+];
+
+/** Any fixed number: the advisory lock that lets one replica migrate while the others wait. */
+const MIGRATION_LOCK = 7_436_001;
+
+/**
+ * Applies pending migrations once, even when several replicas start together.
+ * Each migration runs in its own transaction holding a transaction-level
+ * advisory lock, and checks again under the lock whether it was applied: the
+ * others wait, then skip it. Transaction-level locks also hold behind
+ * PgBouncer in transaction mode, where session locks would not.
+ * `upTo` stops early (tests on a server without pgvector).
+ */
+export async function migratePostgres(pool: pg.Pool, options: { upTo?: number; migrations?: readonly PostgresMigration[] } = {}):
+  Promise<number> {
+  const migrations = [...(options.migrations ?? POSTGRES_MIGRATIONS)]
+    .filter((migration) => migration.version <= (options.upTo ?? Infinity))
+    .sort((a, b) => a.version - b.version);
+  const client = await pool.connect();
+  let count = 0;
+  try {
+    for (const migration of migrations) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+        if ((done.rowCount ?? 0) > 0) {
+          await client.query('COMMIT');
+          continue;
+        }
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+        await client.query('COMMIT');
+        count += 1;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw new Error(`migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`);
+      }
+    }
+    return count;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,108 @@
+import { PINNED_IMPORTANCE } from '../../domain/conversation.js';
+import type { SearchFilter } from '../../domain/search.js';
+import type { ContextReader } from '../../ports/context-reader.js';
+import type { LabelCentroid, LabelVectorReader } from '../../ports/label-vectors.js';
+import type { MessageActivityReader } from '../../ports/message-activity-reader.js';
+import type { IdleConversation, IdleConversationQuery, PruningReader } from '../../ports/pruning-reader.js';
+import { searchFilterWhere } from '../sql/filter-sql.js';
+import { fromVectorText, numbered, type Pool } from './postgres-pool.js';
+
+/** The read sides that are one or two queries each: context recall, pruning, label vectors, activity. */
+export class PostgresContextReader implements ContextReader {
+  constructor(private readonly pool: Pool) {}
+
+  async pinnedMessageKeys(filter: SearchFilter, minImportance: number, limit: number): Promise<number[]> {
+    const where = searchFilterWhere(filter);
+    const { rows } = await this.pool.query<{ seq: number }>(numbered(`
+      SELECT m.seq FROM conversations c JOIN messages m ON m.conversation_id = c.id
+      WHERE c.importance_score >= ? AND ${where.sql}
+      ORDER BY m.timestamp DESC, m.seq LIMIT ?`), [minImportance, ...where.params, limit]);
+    return rows.map((row) => row.seq);
+  }
+
+  async recentMessageKeys(filter: SearchFilter, since: string, limit: number): Promise<number[]> {
+    const where = searchFilterWhere(filter);
+    const { rows } = await this.pool.query<{ seq: number }>(numbered(`
+      SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      WHERE m.timestamp >= ? AND ${where.sql}
+      ORDER BY m.timestamp DESC, m.seq LIMIT ?`), [since, ...where.params, limit]);
+    return rows.map((row) => row.seq);
+  }
+}
+
+const IDLE_WHERE = `c.status = 'active' AND c.importance_score < ${PINNED_IMPORTANCE}
+  AND c.last_accessed_at < $1 AND c.updated_at < $1`;
+
+export class PostgresPruningReader implements PruningReader {
+  constructor(private readonly pool: Pool) {}
+
+  async idleConversations(query: IdleConversationQuery) {
+    const [items, counts] = await Promise.all([
+      this.pool.query<IdleConversation>(`
+        SELECT c.id, c.label, c.last_accessed_at AS "lastAccessedAt", c.updated_at AS "updatedAt",
+          c.message_count AS "messageCount", c.importance_score AS "importanceScore",
+          (SELECT coalesce(sum(length(m.content)), 0) FROM messages m WHERE m.conversation_id = c.id) AS "contentChars",
+          coalesce((SELECT substr(m.content, 1, 100) FROM messages m WHERE m.conversation_id = c.id
+            ORDER BY m.position LIMIT 1), '') AS preview
+        FROM conversations c
+        WHERE ${IDLE_WHERE}
+        ORDER BY (c.importance_score <= $2) DESC, greatest(c.last_accessed_at, c.updated_at) ASC, c.id
+        LIMIT $3`, [query.idleBefore, query.importanceThreshold, query.limit]),
+      this.pool.query<{ total: number; archivable: number }>(`
+        SELECT count(*) AS total, count(*) FILTER (WHERE c.importance_score <= $2) AS archivable
+        FROM conversations c WHERE ${IDLE_WHERE}`, [query.idleBefore, query.importanceThreshold]),
+    ]);
+    return { items: items.rows, ...counts.rows[0]! };
+  }
+}
+
+export class PostgresLabelVectorReader implements LabelVectorReader {
+  constructor(private readonly pool: Pool) {}
+
+  async conversationVectors(conversationId: string, limit: number) {
+    const { rows } = await this.pool.query<{ model: string; embedding: string }>(`
+      SELECT v.model, v.embedding::text AS embedding FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
+      WHERE m.conversation_id = $1 ORDER BY v.message_seq DESC LIMIT $2`, [conversationId, limit]);
+    if (rows.length === 0) return null;
+    const model = rows[0]!.model;
+    return { model, vectors: rows.filter((row) => row.model === model).map((row) => fromVectorText(row.embedding)) };
+  }
+
+  async labelCentroids(model: string, excludeConversationId: string, perLabel: number): Promise<LabelCentroid[]> {
+    const [counts, centroids] = await Promise.all([
+      this.pool.query<{ label: string; n: number }>('SELECT label, count(*) AS n FROM conversations WHERE id <> $1 GROUP BY label',
+        [excludeConversationId]),
+      // pgvector averages the vectors in the database: only one vector per label crosses the wire.
+      this.pool.query<{ label: string; centroid: string }>(`
+        SELECT label, avg(embedding)::text AS centroid FROM (
+          SELECT c.label, v.embedding,
+            row_number() OVER (PARTITION BY c.label ORDER BY v.message_seq DESC) AS rank
+          FROM message_vectors v JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
+          WHERE v.model = $1 AND c.id <> $2) ranked
+        WHERE rank <= $3 GROUP BY label`, [model, excludeConversationId, perLabel]),
+    ]);
+    const conversations = new Map(counts.rows.map((row) => [row.label, row.n]));
+    return centroids.rows.map((row) => ({
+      label: row.label,
+      conversations: conversations.get(row.label) ?? 0,
+      centroid: fromVectorText(row.centroid),
+    }));
+  }
+
+  async labelUsage(limit: number) {
+    const { rows } = await this.pool.query<{ label: string; conversations: number }>(`SELECT label, count(*) AS conversations
+      FROM conversations GROUP BY label ORDER BY conversations DESC, label LIMIT $1`, [limit]);
+    return rows;
+  }
+}
+
+export class PostgresMessageActivityReader implements MessageActivityReader {
+  constructor(private readonly pool: Pool) {}
+
+  async messagesPerDay(since: string) {
+    const { rows } = await this.pool.query<{ date: string; messages: number }>(`
+      SELECT substr(timestamp, 1, 10) AS date, count(*) AS messages FROM messages
+      WHERE timestamp >= $1 GROUP BY 1 ORDER BY 1`, [since]);
+    return rows;
+  }
+}

@@ -1,0 +1,15 @@
+import type { Config } from './config/config.schema.js';
+import { openSqliteStorage } from './adapters/sqlite/sqlite-storage.js';
+import { openPostgresStorage } from './adapters/postgres/postgres-storage.js';
+import type { Storage } from './ports/storage.js';
+
+/** The one place that knows which storage driver runs: storage.driver in config. */
+export async function openStorage(config: Config): Promise<Storage> {
+  if (config.storage.driver === 'postgres') {
+    if (config.storage.url === '') {
+      throw new Error('storage.driver is postgres but storage.url (MEMSVC_STORAGE_URL) is empty');
+    }
+    return openPostgresStorage({ url: config.storage.url, poolSize: config.storage.pool_size });
+  }
+  return openSqliteStorage(config.server.data_dir);
+}

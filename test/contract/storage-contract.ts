@@ -1,0 +1,379 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { MessageInput } from '../../src/domain/conversation.js';
+import { parseFullTextQuery, naturalLanguageQuery } from '../../src/domain/full-text-query.js';
+import { newId } from '../../src/domain/ids.js';
+import type { SearchFilter } from '../../src/domain/search.js';
+import { VectorIndexHolder } from '../../src/features/search/vector-index.holder.js';
+import type { Storage } from '../../src/ports/storage.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { ImportedConversation } from '../../src/ports/conversation-archive.js';
+
+/** What the contract needs from a driver: a fresh, empty store per test. */
+export interface ContractDriver {
+  name: string;
+  open(): Promise<Storage>;
+  /** Claims on embedding jobs exclude other workers until their lease lapses (a database shared by replicas). */
+  claimsExclude: boolean;
+}
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+const policy = { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 };
+const T0 = '2026-05-01T10:00:00.000Z';
+const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
+
+async function withStorage(driver: ContractDriver, work: (storage: Storage) => Promise<void>): Promise<void> {
+  const storage = await driver.open();
+  try {
+    await work(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
+async function create(storage: Storage, fields: { label?: string; folder?: string; importance?: number; messages?: MessageInput[]; now?: string } = {}) {
+  return storage.conversations.create({
+    id: newId(),
+    label: fields.label ?? 'chat',
+    folder: fields.folder ?? '/',
+    importanceScore: fields.importance ?? 5,
+    messages: fields.messages ?? [],
+    now: fields.now ?? T0,
+  }, policy);
+}
+
+const says = (content: string, minutes = 0, role: MessageInput['role'] = 'user'): MessageInput => ({ role, content, timestamp: at(minutes) });
+
+/** Embeds every pending message with `vectorOf`, the way the worker does (claim, record model, complete, index). */
+async function embedAll(storage: Storage, vectorOf: (content: string) => number[]) {
+  const holder = new VectorIndexHolder(storage.embeddings, storage.openLocalIndex, quiet);
+  await holder.start();
+  for (;;) {
+    const batch = await storage.embeddings.claimPending(100, 60_000);
+    if (batch.length === 0) break;
+    const vectors = batch.map((message) => normalize(vectorOf(message.content)));
+    assert.ok(await holder.accept({ model: 'test-model', dimension: vectors[0]!.length }));
+    const stored = await storage.embeddings.complete('test-model', batch.map((message, i) => ({ key: message.key, vector: vectors[i]! })));
+    const kept = new Set(stored);
+    const items = batch.map((message, i) => ({ key: message.key, vector: vectors[i]! })).filter((item) => kept.has(item.key));
+    holder.current().index?.add(items.map((item) => item.key), items.map((item) => item.vector));
+  }
+  return { holder, vectors: storage.vectorSearch(() => holder.current().index) };
+}
+
+const normalize = (values: number[]) => {
+  const norm = Math.hypot(...values) || 1;
+  return Float32Array.from(values, (value) => value / norm);
+};
+
+/**
+ * Every storage behaviour the service relies on, run against each driver
+ * (test/contract/*.contract.test.ts). Drivers differ only where the contract
+ * says so (claimsExclude).
+ */
+export function storageContract(driver: ContractDriver): void {
+  describe(`storage contract: ${driver.name}`, () => {
+    test('create stores messages in order with counters, sessions and timestamps', () => withStorage(driver, async (storage) => {
+      const conversation = await create(storage, {
+        label: 'Trip', folder: '/travel', messages: [says('Planning a trip to Lisbon', 0), says('Sounds fun', 5, 'assistant'), says('Back after lunch', 120)],
+      });
+      assert.equal(conversation.messageCount, 3);
+      assert.equal(conversation.wordCount, 10);
+      assert.equal(conversation.sessionCount, 2);
+      assert.equal(conversation.lastMessageAt, at(120));
+      assert.equal(conversation.folder, '/travel');
+      assert.deepEqual(await storage.conversations.get(conversation.id), conversation);
+      const page = await storage.conversations.listMessages(conversation.id, { offset: 1, limit: 5 });
+      assert.equal(page.total, 3);
+      assert.deepEqual(page.items.map((m) => [m.position, m.role, m.content, m.embeddingStatus]),
+        [[1, 'assistant', 'Sounds fun', 'pending'], [2, 'user', 'Back after lunch', 'pending']]);
+      assert.equal(await storage.conversations.get(newId()), null);
+    }));
+
+    test('append continues positions and counters; over the limit it fails and leaves nothing', () => withStorage(driver, async (storage) => {
+      const conversation = await create(storage, { messages: [says('one', 0)] });
+      const appended = await storage.conversations.appendMessages(conversation.id,
+        [{ role: 'user', content: 'two words', metadata: { source: 'test', nested: { n: 1 } } }], at(10), policy);
+      assert.ok(appended);
+      assert.equal(appended.conversation.messageCount, 2);
+      assert.equal(appended.conversation.updatedAt, at(10));
+      assert.deepEqual(appended.messages.map((m) => [m.position, m.timestamp, m.metadata]), [[1, at(10), { source: 'test', nested: { n: 1 } }]]);
+      const tooMany = Array.from({ length: 49 }, (_, i) => says(`m${i}`, 20));
+      await assert.rejects(storage.conversations.appendMessages(conversation.id, tooMany, at(20), policy), { code: 'TOO_MANY_MESSAGES' });
+      const after = await storage.conversations.get(conversation.id);
+      assert.equal(after!.messageCount, 2, 'the failed append stored nothing');
+      assert.equal((await storage.conversations.listMessages(conversation.id, { offset: 0, limit: 100 })).items.length, 2);
+      assert.equal(await storage.conversations.appendMessages(newId(), [says('x')], T0, policy), null);
+    }));
+
+    test('list filters folder subtrees, labels, pinned and archived; sorts, pages and counts', () => withStorage(driver, async (storage) => {
+      const a = await create(storage, { label: 'b-label', folder: '/work', importance: 10, now: at(1) });
+      const b = await create(storage, { label: 'a-label', folder: '/work/backend', now: at(2) });
+      const c = await create(storage, { label: 'a-label', folder: '/work-notes', now: at(3) });
+      await create(storage, { label: 'c-label', folder: '/home', importance: 2, now: at(4) });
+      const ids = async (request: Partial<Parameters<Storage['conversations']['list']>[0]>) =>
+        (await storage.conversations.list({ offset: 0, limit: 10, filter: {}, sort: 'created_at', order: 'asc', ...request })).items.map((x) => x.id);
+      assert.deepEqual(await ids({ filter: { folder: '/work' } }), [a.id, b.id], '/work-notes is not under /work');
+      assert.deepEqual(await ids({ filter: { label: 'a-label' }, order: 'desc' }), [c.id, b.id]);
+      assert.deepEqual(await ids({ filter: { pinned: true } }), [a.id]);
+      const tie = [b.id, c.id].sort();
+      assert.deepEqual((await ids({ sort: 'label' })).slice(0, 3), [...tie, a.id], 'by label, ties by id');
+      assert.deepEqual((await ids({ sort: 'label', order: 'desc' })).slice(1), [a.id, ...tie.reverse()]);
+      const page = await storage.conversations.list({ offset: 1, limit: 2, filter: {}, sort: 'updated_at', order: 'desc' });
+      assert.equal(page.total, 4);
+      assert.deepEqual(page.items.map((x) => x.id), [c.id, b.id]);
+      const unknown = newId();
+      assert.deepEqual(await storage.conversations.setStatusMany([a.id, unknown], 'archived', at(9)), [unknown]);
+      assert.equal((await storage.conversations.get(a.id))!.status, 'active', 'an unknown id archives nothing');
+      assert.deepEqual(await storage.conversations.setStatusMany([a.id, b.id], 'archived', at(9)), []);
+      assert.deepEqual(await ids({ filter: { archived: true } }), [a.id, b.id]);
+      assert.equal(await storage.conversations.count({ archived: false }), 2);
+      assert.equal(await storage.conversations.count({ folder: '/work' }), 2);
+      assert.deepEqual(await storage.conversations.folderCounts(),
+        [{ folder: '/home', count: 1 }, { folder: '/work', count: 1 }, { folder: '/work-notes', count: 1 }, { folder: '/work/backend', count: 1 }]);
+      const byLabel = await storage.conversations.groupStats({}, 'label');
+      assert.deepEqual(byLabel[0], { key: 'a-label', count: 2, averageImportance: 5 });
+    }));
+
+    test('update, touch and delete; delete returns the message keys and removes everything of it', () => withStorage(driver, async (storage) => {
+      const conversation = await create(storage, { messages: [says('alpha beta'), says('gamma')] });
+      assert.equal(await storage.conversations.update(conversation.id, { label: 'renamed', folder: '/x', importanceScore: 9 }, at(5)), true);
+      assert.equal(await storage.conversations.update(newId(), { label: 'nobody' }, at(5)), false);
+      await storage.conversations.touch(conversation.id, at(6));
+      const updated = (await storage.conversations.get(conversation.id))!;
+      assert.deepEqual([updated.label, updated.folder, updated.importanceScore, updated.updatedAt, updated.lastAccessedAt],
+        ['renamed', '/x', 9, at(5), at(6)]);
+      const keys = (await storage.embeddings.claimPending(10, 60_000)).map((m) => m.key);
+      const removed = await storage.conversations.delete(conversation.id);
+      assert.deepEqual([...removed!].sort((x, y) => x - y), keys);
+      assert.equal(await storage.conversations.get(conversation.id), null);
+      assert.equal(await storage.conversations.delete(conversation.id), null);
+      assert.deepEqual(await storage.search.hydrate(keys), []);
+      assert.deepEqual(await storage.search.fullText(parseFullTextQuery('alpha'), {}, 10), []);
+      assert.deepEqual((await storage.conversations.totals()).messages, 0);
+    }));
+
+    test('the embedding queue hands out pending work with neighbours, stores vectors and counts', () => withStorage(driver, async (storage) => {
+      await create(storage, { messages: [says('first'), says('second'), says('third')] });
+      const batch = await storage.embeddings.claimPending(2, 60_000);
+      assert.deepEqual(batch.map((m) => [m.content, m.previous, m.next, m.attempts]),
+        [['first', undefined, 'second', 0], ['second', 'first', 'third', 0]]);
+      assert.deepEqual(await storage.embeddings.counts(), { pending: 3, done: 0, failed: 0 });
+      assert.deepEqual(await storage.embeddings.recordModel({ model: 'test-model', dimension: 3 }), { model: 'test-model', dimension: 3 });
+      assert.deepEqual(await storage.embeddings.recordModel({ model: 'other', dimension: 5 }), { model: 'test-model', dimension: 3 },
+        'the first recorded model wins');
+      const stored = await storage.embeddings.complete('test-model', [{ key: batch[0]!.key, vector: normalize([1, 0, 0]) }]);
+      assert.deepEqual(stored, [batch[0]!.key]);
+      assert.deepEqual(await storage.embeddings.counts(), { pending: 2, done: 1, failed: 0 });
+      assert.equal((await storage.conversations.totals()).embeddedMessages, 1);
+      const vectors = [];
+      for await (const chunk of storage.embeddings.allVectors(10)) vectors.push(...chunk);
+      assert.deepEqual(vectors.map((v) => [v.key, Array.from(v.vector).map((x) => Math.round(x * 1000) / 1000)]), [[batch[0]!.key, [1, 0, 0]]]);
+      await storage.embeddings.recordFailure([batch[1]!.key], 'bridge said no', 2);
+      assert.deepEqual(await storage.embeddings.counts(), { pending: 2, done: 1, failed: 0 });
+      await storage.embeddings.recordFailure([batch[1]!.key], 'bridge said no', 2);
+      assert.deepEqual(await storage.embeddings.counts(), { pending: 1, done: 1, failed: 1 });
+      await storage.embeddings.resetAll();
+      assert.deepEqual(await storage.embeddings.counts(), { pending: 3, done: 0, failed: 0 });
+      assert.equal(await storage.embeddings.recordedModel(), null);
+    }));
+
+    test('completing a deleted message stores nothing', () => withStorage(driver, async (storage) => {
+      const conversation = await create(storage, { messages: [says('soon gone')] });
+      const [message] = await storage.embeddings.claimPending(1, 60_000);
+      await storage.embeddings.recordModel({ model: 'test-model', dimension: 2 });
+      await storage.conversations.delete(conversation.id);
+      assert.deepEqual(await storage.embeddings.complete('test-model', [{ key: message!.key, vector: normalize([1, 1]) }]), []);
+    }));
+
+    if (driver.claimsExclude) {
+      test('a claim excludes other workers until its lease lapses', () => withStorage(driver, async (storage) => {
+        await create(storage, { messages: [says('a'), says('b'), says('c')] });
+        const first = await storage.embeddings.claimPending(2, 60_000);
+        const second = await storage.embeddings.claimPending(5, 60_000);
+        assert.deepEqual([first.length, second.length], [2, 1]);
+        assert.equal(new Set([...first, ...second].map((m) => m.key)).size, 3);
+        assert.deepEqual(await storage.embeddings.claimPending(5, 60_000), []);
+        const lapsing = await create(storage, { messages: [says('d')] });
+        assert.equal((await storage.embeddings.claimPending(5, 1)).length, 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const retaken = await storage.embeddings.claimPending(5, 60_000);
+        assert.deepEqual(retaken.map((m) => m.content), ['d'], 'a lapsed lease is claimed again');
+        void lapsing;
+      }));
+    }
+
+    test('full text: words, stemming, phrases, prefixes, AND, OR, NOT; own words vs neighbours', () => withStorage(driver, async (storage) => {
+      await create(storage, { folder: '/books', messages: [
+        says('What did you take away from Becoming Nicole?'),
+        says('It taught me self-acceptance and courage.', 1, 'assistant'),
+        says('I painted a sunrise over the lake', 2),
+        says('Planning the migration to Postgres', 3, 'assistant'),
+      ] });
+      const contents = async (query: string, options?: { contextWeight: number }, filter: SearchFilter = {}) => {
+        const keys = (await storage.search.fullText(parseFullTextQuery(query), filter, 10, options)).map((hit) => hit.key);
+        return (await storage.search.hydrate(keys)).map((hit) => hit.content.split(' ')[0]);
+      };
+      assert.deepEqual(await contents('painting'), ['I'], 'stemming: painting finds painted');
+      assert.deepEqual(await contents('"self acceptance"'), ['It']);
+      assert.deepEqual(await contents('"acceptance self"'), []);
+      assert.deepEqual(await contents('migra*'), ['Planning']);
+      assert.deepEqual(await contents('sunrise AND lake'), ['I']);
+      assert.deepEqual(await contents('sunrise AND nicole'), []);
+      assert.deepEqual((await contents('sunrise OR postgres')).sort(), ['I', 'Planning']);
+      assert.deepEqual(await contents('(sunrise OR postgres) NOT lake'), ['Planning']);
+      assert.deepEqual(await contents('nicole'), ['What'], 'without context only the message\'s own words match');
+      const withContext = await contents('nicole', { contextWeight: 0.5 });
+      assert.deepEqual(withContext, ['What', 'It'], 'the reply is found through its neighbour, ranked below the message that says it');
+      assert.deepEqual(await contents('sunrise', undefined, { folder: '/other' }), []);
+    }));
+
+    test('full text ranks rarer and more frequent words higher (BM25)', () => withStorage(driver, async (storage) => {
+      const filler = Array.from({ length: 8 }, (_, i) => says(`we talked about the weather again ${i}`, i));
+      await create(storage, { messages: [...filler, says('the weather and my kayak trip', 10), says('kayak kayak kayak lessons', 11)] });
+      const ranking = await storage.search.fullText(naturalLanguageQuery('weather kayak')!, {}, 10);
+      const hits = await storage.search.hydrate(ranking.map((r) => r.key));
+      assert.equal(hits.length, 10);
+      assert.ok(hits[0]!.content.includes('kayak') && hits[1]!.content.includes('kayak'), 'both kayak messages outrank the common word');
+      assert.ok(ranking.every((r, i) => i === 0 || r.score <= ranking[i - 1]!.score) && ranking[0]!.score > 0);
+    }));
+
+    test('search filters: folder, label, importance, dates, archived, excluded folders', () => withStorage(driver, async (storage) => {
+      const work = await create(storage, { label: 'work', folder: '/work', importance: 8, messages: [says('deploy notes', 0)] });
+      await create(storage, { label: 'home', folder: '/home', importance: 3, messages: [says('deploy the garden', 60)] });
+      const match = async (filter: SearchFilter) => (await storage.search.hydrate(
+        (await storage.search.fullText(parseFullTextQuery('deploy'), filter, 10)).map((r) => r.key))).map((h) => h.folder).sort();
+      assert.deepEqual(await match({}), ['/home', '/work']);
+      assert.deepEqual(await match({ folder: '/work' }), ['/work']);
+      assert.deepEqual(await match({ label: 'home' }), ['/home']);
+      assert.deepEqual(await match({ importanceMin: 5 }), ['/work']);
+      assert.deepEqual(await match({ importanceMax: 5 }), ['/home']);
+      assert.deepEqual(await match({ dateFrom: at(30) }), ['/home']);
+      assert.deepEqual(await match({ dateTo: at(30) }), ['/work']);
+      assert.deepEqual(await match({ excludedFolders: ['/home'] }), ['/work']);
+      await storage.conversations.setStatusMany([work.id], 'archived', at(70));
+      assert.deepEqual(await match({ archived: true }), ['/work']);
+      assert.deepEqual(await match({ archived: false }), ['/home']);
+    }));
+
+    test('neighbours and hydrate', () => withStorage(driver, async (storage) => {
+      await create(storage, { folder: '/a', messages: [says('one'), says('two'), says('three')] });
+      const keys = (await storage.embeddings.claimPending(10, 60_000)).map((m) => m.key);
+      const neighbours = await storage.search.neighbours([keys[1]!, keys[0]!], {});
+      assert.deepEqual(neighbours.get(keys[1]!), [keys[0], keys[2]]);
+      assert.deepEqual(neighbours.get(keys[0]!), [keys[1]]);
+      assert.equal((await storage.search.neighbours([keys[1]!], { folder: '/b' })).size, 0);
+      const hits = await storage.search.hydrate([keys[2]!, 999_999, keys[0]!]);
+      assert.deepEqual(hits.map((h) => [h.content, h.position, h.folder, h.label, h.status]),
+        [['three', 2, '/a', 'chat', 'active'], ['one', 0, '/a', 'chat', 'active']]);
+    }));
+
+    test('vector search: nearest by cosine, with and without filters', () => withStorage(driver, async (storage) => {
+      const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], up: [0, 0, 1], northeast: [1, 1, 0] };
+      await create(storage, { folder: '/a', messages: [says('north'), says('east')] });
+      await create(storage, { folder: '/b', messages: [says('up'), says('northeast')] });
+      const { vectors } = await embedAll(storage, (content) => directions[content]!);
+      const names = async (query: number[], filter: SearchFilter, k: number) => {
+        const found = await vectors.nearest(normalize(query), filter, k);
+        assert.ok(found.every((item, i) => i === 0 || item.score <= found[i - 1]!.score));
+        return (await storage.search.hydrate(found.map((item) => item.key))).map((hit) => hit.content);
+      };
+      assert.deepEqual(await names([0.9, 1, 0], {}, 2), ['northeast', 'north']);
+      assert.deepEqual(await names([0.9, 1, 0], { folder: '/a' }, 5), ['north', 'east']);
+      assert.deepEqual(await names([0, 0, 1], { folder: '/b' }, 1), ['up']);
+      const best = await vectors.nearest(normalize([1, 0, 0]), {}, 1);
+      assert.ok(Math.abs(best[0]!.score - 1) < 1e-3, 'cosine similarity of the same direction is 1');
+    }));
+
+    test('context reads: pinned and recent message keys, newest first', () => withStorage(driver, async (storage) => {
+      await create(storage, { importance: 10, messages: [says('pinned old', 0), says('pinned new', 10)] });
+      await create(storage, { importance: 4, messages: [says('recent', 20)] });
+      const contents = async (keys: number[]) => (await storage.search.hydrate(keys)).map((h) => h.content);
+      assert.deepEqual(await contents(await storage.context.pinnedMessageKeys({}, 10, 5)), ['pinned new', 'pinned old']);
+      assert.deepEqual(await contents(await storage.context.recentMessageKeys({}, at(5), 5)), ['recent', 'pinned new']);
+      assert.deepEqual(await storage.activity.messagesPerDay('2026-04-01T00:00:00.000Z'), [{ date: '2026-05-01', messages: 3 }]);
+    }));
+
+    test('summaries: windows, content-addressed save and find, newest kept per level', () => withStorage(driver, async (storage) => {
+      const conversation = await create(storage, { messages: [says('a', 0), says('b', 60), says('c', 120)] });
+      assert.equal((await storage.summaries.messageKeysInWindow(conversation.id, at(0), at(120))).length, 2, 'windows are (start, end]');
+      assert.deepEqual((await storage.summaries.messagesInWindow(conversation.id, at(-1), at(200), 2)).map((m) => m.content), ['b', 'c']);
+      const summary = (hash: string, generatedAt: string) => ({
+        conversationId: conversation.id, level: 'daily' as const, sourceHash: hash, windowStart: at(0), windowEnd: at(200),
+        sourceCount: 3, summary: `summary ${hash}`, model: 'builtin', generatedAt,
+      });
+      await storage.summaries.save(summary('h1', at(1)), 2);
+      await storage.summaries.save(summary('h2', at(2)), 2);
+      await storage.summaries.save(summary('h3', at(3)), 2);
+      assert.equal(await storage.summaries.find(conversation.id, 'daily', 'h1'), null, 'only the newest 2 are kept');
+      assert.deepEqual(await storage.summaries.find(conversation.id, 'daily', 'h3'), summary('h3', at(3)));
+      await storage.conversations.delete(conversation.id);
+      await storage.summaries.save(summary('h4', at(4)), 2);
+      assert.equal(await storage.summaries.find(conversation.id, 'daily', 'h4'), null, 'no summary for a deleted conversation');
+    }));
+
+    test('pruning lists idle, unpinned, active conversations, the archivable ones first', () => withStorage(driver, async (storage) => {
+      const low = await create(storage, { importance: 2, messages: [says('x'.repeat(150))], now: at(0) });
+      const mid = await create(storage, { importance: 6, now: at(-10) });
+      await create(storage, { importance: 10, now: at(0) });
+      await create(storage, { importance: 2, now: at(500) });
+      const idle = await storage.pruning.idleConversations({ idleBefore: at(100), importanceThreshold: 3, limit: 10 });
+      assert.deepEqual(idle.items.map((c) => c.id), [low.id, mid.id]);
+      assert.deepEqual([idle.total, idle.archivable], [2, 1]);
+      assert.deepEqual([idle.items[0]!.contentChars, idle.items[0]!.preview.length, idle.items[0]!.messageCount], [150, 100, 1]);
+    }));
+
+    test('label vectors: a conversation\'s vectors and per-label centroids', () => withStorage(driver, async (storage) => {
+      const target = await create(storage, { label: 'target', messages: [says('t')] });
+      await create(storage, { label: 'alpha', messages: [says('a1'), says('a2')] });
+      await create(storage, { label: 'beta', messages: [says('b1')] });
+      const table: Record<string, number[]> = { t: [1, 0], a1: [1, 0], a2: [0, 1], b1: [0, 1] };
+      await embedAll(storage, (content) => table[content]!);
+      const own = await storage.labelVectors.conversationVectors(target.id, 10);
+      assert.equal(own!.model, 'test-model');
+      assert.equal(own!.vectors.length, 1);
+      const centroids = new Map((await storage.labelVectors.labelCentroids('test-model', target.id, 10))
+        .map((c) => [c.label, [c.conversations, ...Array.from(c.centroid).map((x) => Math.round(x * 1000) / 1000)]]));
+      assert.deepEqual(centroids.get('alpha'), [1, 0.5, 0.5]);
+      assert.deepEqual(centroids.get('beta'), [1, 0, 1]);
+      assert.equal(centroids.has('target'), false);
+      assert.deepEqual(await storage.labelVectors.labelUsage(1), [{ label: 'alpha', conversations: 1 }]);
+    }));
+
+    test('archive: pages by (created_at, id); import skips, replaces or renames, and is all or nothing', () => withStorage(driver, async (storage) => {
+      const existing = await create(storage, { folder: '/keep', messages: [says('old words')], now: at(0) });
+      await create(storage, { folder: '/other', now: at(1) });
+      const first = await storage.archive.page({ folder: '/keep' }, null, 10);
+      assert.deepEqual(first.map((c) => c.id), [existing.id]);
+      const all = await storage.archive.page({}, { createdAt: at(0), id: existing.id }, 10);
+      assert.equal(all.length, 1, 'the cursor is exclusive');
+      const record = (id: string, content: string): ImportedConversation => ({
+        id, label: 'imported', folder: '/imp', status: 'active', importanceScore: 5, wordCount: 2, sessionCount: 1,
+        createdAt: at(2), updatedAt: at(3), lastAccessedAt: at(3), lastMessageAt: at(2),
+        messages: [{ id: null, role: 'user', content, timestamp: at(2), metadata: null }],
+      });
+      const skipped = await storage.archive.importAll([record(existing.id, 'new words')], 'skip');
+      assert.deepEqual([skipped.imported, skipped.skipped], [0, 1]);
+      const renamed = await storage.archive.importAll([record(existing.id, 'renamed words')], 'new_id');
+      assert.equal(renamed.renamed.length, 1);
+      const replaced = await storage.archive.importAll([record(existing.id, 'replacement words')], 'replace');
+      assert.deepEqual([replaced.replaced, replaced.removedMessageKeys.length], [1, 1]);
+      const hits = await storage.search.hydrate((await storage.search.fullText(parseFullTextQuery('replacement'), {}, 10)).map((r) => r.key));
+      assert.deepEqual(hits.map((h) => h.conversationId), [existing.id], 'imported messages are searchable');
+      const before = await storage.conversations.count({});
+      const broken = { ...record(newId(), 'fine'), status: 'bogus' as 'active' };
+      await assert.rejects(storage.archive.importAll([record(newId(), 'first of batch'), broken], 'skip'));
+      assert.equal(await storage.conversations.count({}), before, 'a failed import stores nothing');
+    }));
+
+    test('totals and ping', () => withStorage(driver, async (storage) => {
+      await create(storage, { messages: [says('a'), says('b')] });
+      await create(storage, {});
+      const totals = await storage.conversations.totals();
+      assert.deepEqual([totals.conversations, totals.messages, totals.embeddedMessages], [2, 2, 0]);
+      assert.ok(totals.storageBytes >= 0);
+      await storage.conversations.ping();
+    }));
+  });
+}
+

@@ -1,0 +1,140 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventually, removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
+import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+async function completedJobs(replica: { baseUrl: string }): Promise<number> {
+  const text = await (await fetch(`${replica.baseUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('memsvc_embedding_jobs_completed_total '));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
+const conversation = (replica: string, i: number) => ({
+  label: `from ${replica}`, folder: `/replicas/${replica}`,
+  messages: [
+    { role: 'user', content: `Replica ${replica} note ${i}: the harbour ferry leaves at dawn` },
+    { role: 'assistant', content: `Noted ${i}; pack a raincoat for the ${replica === 'a' ? 'mountain' : 'river'} trail` },
+  ],
+});
+
+/** Several controllers on one PostgreSQL: stateless replicas sharing conversations, vectors and the embedding queue. */
+describe('replicas on one postgres database', () => {
+  let pg: PgliteServer;
+  let bridge: FakeBridge;
+  const dirs: string[] = [];
+  const replica = async (overrides: object = {}) => {
+    const running = await runController({
+      bridgeUrl: bridge.url,
+      overrides: { storage: { driver: 'postgres', url: pg.url, pool_size: 4 }, ...overrides },
+    });
+    dirs.push(running.dataDir);
+    return running;
+  };
+
+  before(async () => {
+    pg = await startPgliteServer();
+    bridge = await new FakeBridge().start();
+  });
+  after(async () => {
+    await bridge.stop();
+    await pg.stop();
+    dirs.forEach(removeDir);
+  });
+
+  test('ingest through both: every message embedded exactly once, each replica finds the other\'s', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    try {
+      const writes = [];
+      for (let i = 0; i < 15; i += 1) {
+        writes.push(a.api('POST', '/api/v1/conversations', conversation('a', i)));
+        writes.push(b.api('POST', '/api/v1/conversations', conversation('b', i)));
+      }
+      assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
+      await eventually(() => a.api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0 && r.body.done === 60);
+      const [jobsA, jobsB] = await Promise.all([completedJobs(a), completedJobs(b)]);
+      assert.equal(jobsA + jobsB, 60, `embedded once each: a stored ${jobsA}, b stored ${jobsB}`);
+
+      for (const [reader, other] of [[a, 'b'], [b, 'a']] as const) {
+        const semantic = await reader.api('POST', '/api/v1/query',
+          { query: `Replica ${other} note 3 harbour ferry`, mode: 'semantic', filters: { folder: `/replicas/${other}` }, limit: 3 });
+        assert.equal(semantic.status, 200);
+        assert.equal(semantic.body.results[0].label, `from ${other}`);
+        assert.match(semantic.body.results[0].content, new RegExp(`Replica ${other} note 3:`));
+        const keyword = await reader.api('POST', '/api/v1/query', { query: other === 'a' ? 'mountain trail' : 'river trail', mode: 'keyword', limit: 20 });
+        assert.ok(keyword.body.results.length >= 15);
+        assert.ok(keyword.body.results.slice(0, 15).every((hit: { folder: string }) => hit.folder === `/replicas/${other}`));
+      }
+      const health = await a.api('GET', '/health');
+      assert.equal(health.body.checks.database.driver, 'postgres');
+      assert.equal(health.body.checks.database.status, 'ok');
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  test('a replica killed with jobs in hand loses nothing: another takes them over when the lease lapses', async () => {
+    const stalled = await new FakeBridge().start();
+    stalled.stallEmbeds = true;
+    const port = await unusedPort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-replica-'));
+    dirs.push(dataDir);
+    let child: ChildProcess | null = null;
+    try {
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          MEMSVC_CONFIG: '/nonexistent',
+          MEMSVC_PORT: String(port),
+          MEMSVC_API_KEY: TEST_API_KEY,
+          MEMSVC_DATA_DIR: dataDir,
+          MEMSVC_STORAGE_DRIVER: 'postgres',
+          MEMSVC_STORAGE_URL: pg.url,
+          MEMSVC_BRIDGE_START: 'false',
+          MEMSVC_BRIDGE_URL: stalled.url,
+          MEMSVC_RATE_LIMIT_ENABLED: 'false',
+          MEMSVC_EMBEDDING_WORKER_CLAIM_LEASE_MS: '1500',
+          MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
+        },
+      });
+      const doomed = { baseUrl: `http://127.0.0.1:${port}` };
+      await eventually(() => fetch(`${doomed.baseUrl}/health`).then((r) => r.status).catch(() => 0), (status) => status > 0, 60_000);
+      const created = await fetch(`${doomed.baseUrl}/api/v1/conversations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(conversation('doomed', 1)),
+      });
+      assert.equal(created.status, 201, 'the write was acknowledged');
+      const { id } = (await created.json()) as { id: string };
+      await eventually(async () => stalled.embedCalls, (calls) => calls > 0);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+
+      const survivor: RunningController = await replica({ embedding_worker: { claim_lease_ms: 1500 } });
+      try {
+        const before = await completedJobs(survivor);
+        const status = await eventually(() => survivor.api('GET', '/api/v1/embeddings/status'),
+          (r) => r.body.pending === 0, 30_000);
+        assert.equal(status.body.failed, 0);
+        assert.equal(await completedJobs(survivor) - before, 2, 'the survivor embedded both messages the dead replica held');
+        const messages = await survivor.api('GET', `/api/v1/conversations/${id}/messages`);
+        assert.deepEqual(messages.body.results.map((m: { embedding_status: string }) => m.embedding_status), ['done', 'done'],
+          'the acknowledged messages are there and embedded');
+      } finally {
+        await survivor.stop();
+      }
+    } finally {
+      if (child && child.exitCode === null) child.kill('SIGKILL');
+      await stalled.stop();
+    }
+  });
+});
