@@ -6,7 +6,7 @@ import type { ScoredKey } from '../../../domain/search.js';
  * others said to her; both share the name as a word, so full text alone
  * cannot tell them apart.
  */
-export const AUTHOR_WEIGHT = 0.3;
+export const AUTHOR_WEIGHT = 0.5;
 
 /**
  * The author of a transcript-style message ("Melanie: I painted a sunrise"):
@@ -20,6 +20,7 @@ export function authorOf(text: string): string | null {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+export const queryWords = (text: string): Set<string> => new Set(words(text));
 const words = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().match(WORD) ?? [];
 
 /** Whether every word of `author`'s name appears among the query's words ("Caroline's" names Caroline). */
@@ -40,13 +41,13 @@ export function favourNamedAuthors(
   weight: number = AUTHOR_WEIGHT,
 ): ScoredKey[] {
   if (weight <= 0) return [...ranking];
-  const queryWords = new Set(words(query));
+  const asked = queryWords(query);
   const named = new Map<string, boolean>();
   const rescored = ranking.map((item, order) => {
     const author = authorOfKey(item.key);
     let match = false;
     if (author) {
-      match = named.get(author) ?? namesAuthor(queryWords, author);
+      match = named.get(author) ?? namesAuthor(asked, author);
       named.set(author, match);
     }
     return { key: item.key, score: item.score * (match ? 1 + weight : 1), order };

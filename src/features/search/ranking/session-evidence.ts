@@ -7,7 +7,7 @@ import type { ScoredKey } from '../../../domain/search.js';
  * answers too; this lifts the second evidence turn of a multi-hop question
  * that shares no words with the question but sits next to ones that do.
  */
-export const SESSION_WEIGHT = 0.3;
+export const SESSION_WEIGHT = 0.15;
 
 /** How many of a session's best turns make up its score (the rest are noise in long sessions). */
 export const SESSION_TOP_TURNS = 3;
