@@ -20,6 +20,7 @@ import { labelRoutes } from './features/labels/labels.routes.js';
 import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
+import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
 import { contextRoutes } from './features/context/context.routes.js';
 import { VectorIndexHolder } from './features/search/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
@@ -120,9 +121,11 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     provider, holder, vectors, reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
+    refinement: { authorWeight: config.search.author_weight, sessionWeight: config.search.session_weight },
   });
   const context = new ContextService({
     rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
+    tuning: config.search.context_refinement ? DEFAULT_TUNING : UNREFINED_TUNING,
   });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
