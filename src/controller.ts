@@ -20,6 +20,7 @@ import { labelRoutes } from './features/labels/labels.routes.js';
 import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
+import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
 import { contextRoutes } from './features/context/context.routes.js';
 import { VectorIndexHolder } from './features/search/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
@@ -71,7 +72,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const storage = options.storage ?? await openStorage(config);
   const { conversations: store, embeddings: queue, search: reader } = storage;
   const provider = options.embeddingProvider
-    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
 
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
@@ -120,16 +121,18 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     provider, holder, vectors, reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
+    refinement: { authorWeight: config.search.author_weight, sessionWeight: config.search.session_weight },
   });
   const context = new ContextService({
     rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
+    tuning: config.search.context_refinement ? DEFAULT_TUNING : UNREFINED_TUNING,
   });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
   });
 
   // Memory orchestration: summaries, pruning, labels, export/import.
-  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
   const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
   const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock });
   const labels = new LabelsService({
@@ -173,14 +176,14 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   ];
 
   await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(searchRoutes, { prefix: '/api/v1', search });
+  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: async () => (await embeddings.status()).pending });
   await app.register(contextRoutes, { prefix: '/api/v1', context });
   await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
   await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
   await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
   await app.register(labelRoutes, { prefix: '/api/v1', labels });
   await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning }), log);
+  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log);
   await app.register(toolRoutes, { invoker });
   await app.register(mcpHttpRoutes, {
     catalog: {

@@ -4,6 +4,8 @@ import { callBridge } from './bridge-http.js';
 export interface BridgeClientOptions {
   url: string;
   timeoutMs: number;
+  /** Sent as a bearer token: the bridge requires the service's key. */
+  apiKey?: string;
 }
 
 interface EmbedResponse {
@@ -42,7 +44,7 @@ export class HttpBridgeClient implements EmbeddingProvider {
   }
 
   private call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    return callBridge<T>(this.baseUrl, this.options.timeoutMs, method, path, body);
+    return callBridge<T>(this.baseUrl, this.options.timeoutMs, method, path, body, this.options.apiKey);
   }
 }
 

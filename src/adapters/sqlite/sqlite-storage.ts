@@ -4,7 +4,8 @@ import { ThreadedVectorIndex } from '../vector/threaded-vector-index.js';
 import { SqliteContextReader } from './sqlite-context.reader.js';
 import { SqliteConversationArchive } from './sqlite-conversation.archive.js';
 import { SqliteConversationStore } from './sqlite-conversation.store.js';
-import { openSqliteDatabase } from './sqlite-database.js';
+import { openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.js';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../../config/private-files.js';
 import { SqliteEmbeddingQueue } from './sqlite-embedding.queue.js';
 import { SqliteLabelVectorReader } from './sqlite-label-vectors.reader.js';
 import { SqliteMessageActivityReader } from './sqlite-message-activity.reader.js';
@@ -17,9 +18,13 @@ export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
 
 /** The embedded driver: one SQLite file (WAL, FTS5) in the data dir, and a usearch HNSW index beside it. */
-export function openSqliteStorage(dataDir: string, options: SqliteVectorSearchOptions = {}): Storage {
+export function openSqliteStorage(dataDir: string, options: SqliteOpenOptions & SqliteVectorSearchOptions = {}): Storage {
   const file = join(dataDir, DATABASE_FILE);
-  const db = openSqliteDatabase(file);
+  // Private whatever the umask: SQLite gives the WAL and shared-memory files the database file's mode.
+  ensurePrivateDir(dataDir);
+  ensurePrivateFile(file);
+  tightenIfPresent([`${file}-wal`, `${file}-shm`]);
+  const db = openSqliteDatabase(file, options);
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
