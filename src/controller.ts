@@ -56,6 +56,8 @@ export interface Controller {
   context: ContextService;
   embeddings: EmbeddingsService;
   worker: EmbeddingWorker;
+  /** The vector index and its catch-up after a start (status for /health). */
+  holder: VectorIndexHolder;
   close(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const storage = options.storage ?? await openStorage(config);
   const { conversations: store, embeddings: queue, search: reader } = storage;
   const provider = options.embeddingProvider
-    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
 
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
@@ -93,6 +95,11 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onEmbedded: (count) => embeddedTotal.inc(count),
   }, log);
 
+  // Deleted messages also drop out of search results by themselves (hits are read from the store).
+  const removeFromIndex = (keys: readonly number[]) => {
+    holder.current().index?.remove(keys).catch((error: unknown) => log.warn({ err: error }, 'removing vectors from the index failed'));
+  };
+
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
   const conversations = new ConversationService({
     store,
@@ -108,7 +115,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       maxMetadataBytes: config.limits.max_metadata_bytes,
     },
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: (keys) => holder.current().index?.remove(keys),
+    onConversationDeleted: (keys) => removeFromIndex(keys),
   });
   const search = new SearchService({
     provider, holder, vectors, reader, folderLimits, log,
@@ -125,7 +132,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   });
 
   // Memory orchestration: summaries, pruning, labels, export/import.
-  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms });
+  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
   const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
   const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock });
   const labels = new LabelsService({
@@ -143,7 +150,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
     },
     onMessagesStored: () => worker.wake(),
-    onMessagesRemoved: (keys) => holder.current().index?.remove(keys),
+    onMessagesRemoved: (keys) => removeFromIndex(keys),
   });
 
   const checks: HealthCheck[] = [
@@ -159,21 +166,24 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       },
       details: async () => {
         const status = await embeddings.status();
-        return { model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed };
+        return {
+          model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed,
+          index_catch_up: holder.catchUpStatus().state,
+        };
       },
     },
     { name: 'llm_bridge', run: async () => { await provider.health(); }, details: async () => ({ url: config.bridge.url }) },
   ];
 
   await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(searchRoutes, { prefix: '/api/v1', search });
+  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: async () => (await embeddings.status()).pending });
   await app.register(contextRoutes, { prefix: '/api/v1', context });
   await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
   await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
   await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
   await app.register(labelRoutes, { prefix: '/api/v1', labels });
   await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning }), log);
+  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log);
   await app.register(toolRoutes, { invoker });
   await app.register(mcpHttpRoutes, {
     catalog: {
@@ -191,7 +201,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
     await worker.stop();
+    await holder.close();
     await storage.close();
   });
-  return { app, storage, store, conversations, search, context, embeddings, worker, close: () => app.close() };
+  return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
 }

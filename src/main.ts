@@ -1,10 +1,34 @@
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config/config.loader.js';
+import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
+import { storageDriverOf } from './config/storage-driver.js';
 import { buildController } from './controller.js';
 import { superviseBridge } from './bridge-process.js';
 import { buildProxyApp } from './proxy/proxy.app.js';
+import { loggerOptions } from './logging.js';
+import { startupBanner } from './startup-banner.js';
+import { VERSION } from './version.js';
 
-async function main(): Promise<void> {
+export interface ServiceOptions {
+  /** Banner and logs: stdout for `memsvc start`; stderr for `memsvc mcp`, whose stdout carries the protocol. */
+  output?: NodeJS.WriteStream;
+  /** When the configured port is taken, listen on a free one instead of failing (`memsvc mcp`). */
+  portFallback?: boolean;
+}
+
+export interface RunningService {
+  /** Where the API answers. */
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** The whole service in this process: controller, supervised bridge, and the proxy when enabled. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const output = options.output ?? process.stdout;
+  // Everything created under the data dir (database, WAL, spool, vectors, key) is the owner's alone.
+  process.umask(PRIVATE_UMASK);
   let config = loadConfig();
   // A bridge we start ourselves is where we started it, whatever bridge.url says.
   if (config.bridge.start) {
@@ -15,9 +39,11 @@ async function main(): Promise<void> {
     throw new Error('storage.driver is postgres: set server.api_key (MEMSVC_API_KEY), the same on every replica');
   }
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir);
-  const controller = await buildController({ config, apiKey: apiKey.key });
+  const logger = loggerOptions({ level: config.server.log_level, component: 'api', output });
+  const controller = await buildController({ config, apiKey: apiKey.key, logger });
   const { app } = controller;
-  const bridge = config.bridge.start ? superviseBridge(process.env, app.log) : null;
+  // The bridge requires the service's key; the one it supervises gets it here.
+  const bridge = config.bridge.start ? superviseBridge({ ...process.env, MEMSVC_API_KEY: apiKey.key }, app.log, { output }) : null;
   // The chat proxy runs in this process and uses the controller's services directly.
   const proxy = config.proxy.enabled
     ? await buildProxyApp({
@@ -26,26 +52,46 @@ async function main(): Promise<void> {
     })
     : null;
 
-  if (apiKey.generated) {
-    // Printed once, on the first start, to stdout rather than the log stream.
-    process.stdout.write(`\nmemsvc generated an API key (kept in ${apiKey.file}, mode 0600):\n\n  ${apiKey.key}\n\n`);
-  }
-
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+  const close = async () => {
     // The proxy first: its pending exchanges are stored through the controller.
     await proxy?.app.close();
     await Promise.all([controller.close(), bridge?.stop()]);
+  };
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    if (!options.portFallback || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      await close();
+      throw error;
+    }
+    app.log.warn({ port: config.server.port }, 'port taken: listening on a free one');
+    await app.listen({ host: config.server.host, port: 0 });
+  }
+  if (proxy) await proxy.app.listen({ host: config.proxy.host, port: config.proxy.port });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  output.write(startupBanner({ version: VERSION, url, config, storageDriver: storageDriverOf(config), apiKey }));
+  return { url, apiKey: apiKey.key, close };
+}
+
+/** `memsvc start` and `node dist/main.js`: runs until SIGINT or SIGTERM. */
+export async function runService(): Promise<void> {
+  const service = await startService();
+  const shutdown = async (signal: string) => {
+    process.stderr.write(`memsvc: ${signal}, shutting down\n`);
+    await service.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-  await app.listen({ host: config.server.host, port: config.server.port });
-  if (proxy) await proxy.app.listen({ host: config.proxy.host, port: config.proxy.port });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`memsvc failed to start: ${(error as Error).message}\n`);
-  process.exit(1);
-});
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runService().catch((error: unknown) => {
+    process.stderr.write(`memsvc failed to start: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+}

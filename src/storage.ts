@@ -11,5 +11,9 @@ export async function openStorage(config: Config): Promise<Storage> {
     }
     return openPostgresStorage({ url: config.storage.url, poolSize: config.storage.pool_size });
   }
-  return openSqliteStorage(config.server.data_dir);
+  return openSqliteStorage(config.server.data_dir, {
+    synchronous: config.storage.durability === 'full' ? 'FULL' : 'NORMAL',
+    maxSizeMb: config.storage.max_size_mb,
+    exactMaxCandidates: config.search.exact_max_candidates,
+  });
 }

@@ -5,7 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BridgeError, BridgeErrorCode, UpstreamError } from './bridge.errors.js';
 import type { BridgeProviders } from './bridge.providers.js';
 import { bridgeRoutes } from './bridge.routes.js';
+import { createKeyVerifier, presentedKey } from '../http/auth.js';
 import { createBridgeProviders, type BridgeConfig, type WiringOptions } from './bridge.wiring.js';
+import { RequestLog } from '../http/request-log.js';
 
 export type { BridgeConfig } from './bridge.wiring.js';
 
@@ -18,6 +20,8 @@ export interface BridgeAppDeps extends WiringOptions {
   logLevel?: string;
   /** Largest accepted request body; default 32 MiB (256 texts of 100,000 chars fit). */
   bodyLimit?: number;
+  /** The service's API key, required on every route but /health; undefined leaves the bridge open (tests). */
+  apiKey?: string;
 }
 
 const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -35,6 +39,7 @@ export async function buildBridgeApp(config: BridgeConfig, deps: BridgeAppDeps =
     // Strict bodies: no turning "abc" into ["abc"] or 1 into "1".
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     forceCloseConnections: true,
+    logController: new RequestLog(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const providers: BridgeProviders = { ...createBridgeProviders(config, deps), ...deps.providers };
@@ -61,6 +66,14 @@ export async function buildBridgeApp(config: BridgeConfig, deps: BridgeAppDeps =
   app.setNotFoundHandler((request, reply) =>
     sendError(new BridgeError(404, BridgeErrorCode.ROUTE_NOT_FOUND, `Route ${request.method} ${request.url.split('?')[0]} not found`), request, reply),
   );
+
+  if (deps.apiKey !== undefined) {
+    const verify = createKeyVerifier(deps.apiKey);
+    app.addHook('onRequest', async (request) => {
+      if (request.url === '/health' || request.url.startsWith('/health?')) return;
+      if (!verify(presentedKey(request))) throw new BridgeError(401, BridgeErrorCode.UNAUTHORIZED, 'Invalid or missing API key');
+    });
+  }
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(bridgeRoutes, { providers, startedAt: Date.now() });

@@ -1,5 +1,8 @@
+import { resolveApiKey } from '../config/api-key.js';
 import { loadConfig } from '../config/config.loader.js';
+import { pino } from 'pino';
 import { buildBridgeApp } from './bridge.app.js';
+import { loggerOptions } from '../logging.js';
 
 /**
  * Starts the LLM bridge on its own: `npx tsx src/bridge/bridge.main.ts`
@@ -8,9 +11,12 @@ import { buildBridgeApp } from './bridge.app.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The controller hands its key over as MEMSVC_API_KEY; started by hand, the same variable or the key file.
+  const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir).key;
+  const { stream, ...logging } = loggerOptions({ level: config.server.log_level, component: 'bridge', output: process.stdout });
   const app = await buildBridgeApp(
     { ...config.bridge, cacheDir: `${config.server.data_dir}/cache` },
-    { logLevel: config.server.log_level },
+    { logger: pino(logging, stream), apiKey },
   );
   const close = async (signal: string): Promise<void> => {
     app.log.info({ signal }, 'bridge shutting down');

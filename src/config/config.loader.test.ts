@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import envPaths from 'env-paths';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.loader.js';
+import { resolveConfigFile } from './platform-paths.js';
 
 describe('loadConfig', () => {
   let dir: string;
@@ -22,7 +24,30 @@ describe('loadConfig', () => {
     assert.equal(config.limits.max_messages_per_conversation, 10_000);
     assert.equal(config.limits.max_page_size, 1000);
     assert.equal(config.sessions.idle_gap_minutes, 30);
-    assert.equal(config.server.data_dir, resolve('./data'));
+  });
+
+  it('without data_dir, data goes to the platform data dir, or to ./data when an earlier version left a store there', async () => {
+    const fresh = await mkdtemp(join(dir, 'fresh-'));
+    const platformData = loadConfig({ file: '/nonexistent.yaml', env: {}, cwd: fresh }).server.data_dir;
+    assert.equal(platformData, envPaths('memsvc', { suffix: '' }).data);
+    assert.notEqual(platformData, join(fresh, 'data'));
+
+    const upgraded = await mkdtemp(join(dir, 'upgraded-'));
+    await mkdir(join(upgraded, 'data'));
+    await writeFile(join(upgraded, 'data', 'memsvc.db'), '');
+    assert.equal(loadConfig({ file: '/nonexistent.yaml', env: {}, cwd: upgraded }).server.data_dir, join(upgraded, 'data'));
+    // A configured data_dir wins, relative to the working directory.
+    assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_DATA_DIR: 'elsewhere' }, cwd: upgraded }).server.data_dir,
+      join(upgraded, 'elsewhere'));
+  });
+
+  it('reads ./memsvc.yaml when the working directory has one, else the platform config file', async () => {
+    const project = await mkdtemp(join(dir, 'project-'));
+    assert.equal(resolveConfigFile({}, project), join(envPaths('memsvc', { suffix: '' }).config, 'memsvc.yaml'));
+    await writeFile(join(project, 'memsvc.yaml'), 'server:\n  port: 7171\n');
+    assert.equal(resolveConfigFile({}, project), join(project, 'memsvc.yaml'));
+    assert.equal(loadConfig({ env: {}, cwd: project }).server.port, 7171);
+    assert.equal(resolveConfigFile({ MEMSVC_CONFIG: 'other.yaml' }, project), join(project, 'other.yaml'));
   });
 
   it('reads the YAML file and keeps defaults for what it leaves out', async () => {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config } from './config.schema.js';
+import { resolveConfigFile, resolveDataDir } from './platform-paths.js';
 
 /** Short environment names that operators and scripts rely on. */
 const ENV_ALIASES: Readonly<Record<string, string>> = {
@@ -17,9 +17,11 @@ const ENV_ALIASES: Readonly<Record<string, string>> = {
 export class ConfigError extends Error {}
 
 export interface LoadConfigOptions {
-  /** Path of the YAML file; default MEMSVC_CONFIG or ./memsvc.yaml (missing file = defaults). */
+  /** Path of the YAML file; default MEMSVC_CONFIG, ./memsvc.yaml, or the platform one (missing file = defaults). */
   file?: string;
   env?: NodeJS.ProcessEnv;
+  /** Relative paths (config file, data_dir) and the earlier ./data are looked up here; default process.cwd(). */
+  cwd?: string;
   /** Applied last, for tests and embedding memsvc in another program. */
   overrides?: DeepPartial<Config>;
 }
@@ -29,7 +31,8 @@ export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartia
 /** Reads file, environment and overrides once into a validated, frozen Config. */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
-  const file = options.file ?? env.MEMSVC_CONFIG ?? 'memsvc.yaml';
+  const cwd = options.cwd ?? process.cwd();
+  const file = options.file ?? resolveConfigFile(env, cwd);
   const raw: Record<string, unknown> = readYamlFile(file);
 
   for (const [path, value] of envEntries(env)) setPath(raw, path, value);
@@ -42,7 +45,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     throw new ConfigError(`Invalid configuration: ${detail.join('; ')}`);
   }
   const config = Value.Clean(ConfigSchema, converted) as Config;
-  config.server.data_dir = resolve(config.server.data_dir);
+  config.server.data_dir = resolveDataDir(config.server.data_dir, cwd);
   return deepFreeze(config);
 }
 

@@ -15,10 +15,15 @@ export const ConfigSchema = Type.Object({
     port: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
     /** Empty means: generate one on first start and keep it in data_dir/api_key (mode 0600). */
     api_key: Type.String({ default: '' }),
-    data_dir: Type.String({ default: './data' }),
+    /** Empty: ./data when an earlier version left a store there, else the platform data dir (~/.local/share/memsvc). */
+    data_dir: Type.String({ default: '' }),
     log_level: Type.String({ default: 'info' }),
     /** Largest accepted request body. */
     body_limit_bytes: Type.Integer({ default: 32 * 1024 * 1024, minimum: 1024 }),
+    /** A request's whole body must arrive within this (a slow or truncated body cannot hold a socket). */
+    request_timeout_ms: Type.Integer({ default: 30_000, minimum: 0 }),
+    /** An idle socket is closed after this. */
+    connection_timeout_ms: Type.Integer({ default: 60_000, minimum: 0 }),
   }, { default: {} }),
   storage: Type.Object({
     /** sqlite: one file in data_dir (the default). postgres: a shared PostgreSQL with pgvector, for several replicas. */
@@ -27,6 +32,31 @@ export const ConfigSchema = Type.Object({
     url: Type.String({ default: '' }),
     /** postgres only: connections this replica keeps open. */
     pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
+    /**
+     * sqlite: normal: an acknowledged write survives a crash of the process; power loss may drop the
+     * last moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a
+     * cost per write (see docs/reliability.md).
+     */
+    durability: Type.Union([Type.Literal('normal'), Type.Literal('full')], { default: 'normal' }),
+    /** sqlite: cap on the database file in MiB; 0 means no cap. Past it writes get 507 (as on a full disk). */
+    max_size_mb: Type.Number({ default: 0, minimum: 0 }),
+  }, { default: {} }),
+  /** Admission control (docs/reliability.md): past these, an immediate 503 with Retry-After instead of a stall. */
+  admission: Type.Object({
+    enabled: Type.Boolean({ default: true }),
+    /** Search, context, summaries, labels, import/export, MCP running at once. */
+    expensive_concurrency: Type.Integer({ default: 8, minimum: 1 }),
+    /** Single-conversation reads and writes running at once. */
+    cheap_concurrency: Type.Integer({ default: 64, minimum: 1 }),
+    /** Requests of each class waiting for a slot. */
+    queue_size: Type.Integer({ default: 128, minimum: 0 }),
+    /** How long one may wait for a slot. */
+    queue_timeout_ms: Type.Integer({ default: 1000, minimum: 1 }),
+    /**
+     * Event-loop delay past which every request is shed (@fastify/under-pressure); 0 (default) turns it
+     * off: start-up's own blocking work would shed the first requests, and admission control bounds the work.
+     */
+    max_event_loop_delay_ms: Type.Integer({ default: 0, minimum: 0 }),
   }, { default: {} }),
   rate_limit: Type.Object({
     enabled: Type.Boolean({ default: true }),
@@ -83,6 +113,8 @@ export const ConfigSchema = Type.Object({
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
+    /** SQLite driver: a filtered semantic search matching at most this many vectors scans them exactly instead of the index. */
+    exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
     /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
     /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */

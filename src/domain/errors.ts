@@ -14,6 +14,8 @@ export const ErrorCode = {
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  STORAGE_FULL: 'STORAGE_FULL',
+  OVERLOADED: 'OVERLOADED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -46,4 +48,20 @@ export class LimitExceededError extends AppError {
   constructor(code: ErrorCode, message: string, status = 400) {
     super(status, code, message);
   }
+}
+
+/**
+ * The disk (or the configured storage.max_size_mb) is full: the write was refused whole
+ * and nothing stored changed; it succeeds again once space returns.
+ */
+export class StorageFullError extends AppError {
+  constructor() {
+    super(507, ErrorCode.STORAGE_FULL, 'Storage is full: the write was not stored; free disk space (or raise storage.max_size_mb) and retry');
+  }
+}
+
+/** SQLite's SQLITE_FULL or the file system's ENOSPC, from any layer. */
+export function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
 }

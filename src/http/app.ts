@@ -4,12 +4,16 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
 import { AppError, ErrorCode } from '../domain/errors.js';
+import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
+import underPressure from '@fastify/under-pressure';
+import { registerAdmissionControl } from './admission-control.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
 import { createRateLimiter } from './rate-limit.js';
 import { buildRequestValidator } from './request-validation.js';
+import { RequestLog } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,12 +40,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
     // Fastify's typing of the factory predates the route-definition argument it really passes.
     schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
     genReqId: () => crypto.randomUUID(),
+    logController: new RequestLog(),
+    requestTimeout: config.server.request_timeout_ms,
+    connectionTimeout: config.server.connection_timeout_ms,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   acceptEmptyJsonBodies(app);
   registerErrorHandling(app);
   const metrics = registerHttpMetrics(app);
   registerAuthAndRateLimit(app, options);
+  await registerOverloadProtection(app, config);
 
   await app.register(swagger, {
     openapi: {
@@ -67,7 +75,13 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    return parseJson(request, body as string, done);
+    return parseJson(request, body as string, (error, parsed) => {
+      if (error) return done(error, undefined);
+      // Checked before any handler sees it: nothing downstream recurses into unbounded depth or meets Infinity.
+      const issue = findJsonBoundsIssue(parsed, '');
+      if (issue) return done(new AppError(400, ErrorCode.VALIDATION_ERROR, describeJsonBoundsIssue(issue)), undefined);
+      return done(null, parsed);
+    });
   });
 }
 
@@ -125,3 +139,26 @@ function connectRateLimitRedis(app: FastifyInstance, url: string): Redis {
 }
 
 const redactUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
+
+/** Sheds load before it queues up: a stalled event loop, then per-class admission (see admission-control.ts). */
+async function registerOverloadProtection(app: FastifyInstance, config: Config): Promise<void> {
+  const { admission } = config;
+  if (!admission.enabled) return;
+  if (admission.max_event_loop_delay_ms > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: admission.max_event_loop_delay_ms,
+      // Short samples: the start-up's own blocking work must not shed the first requests.
+      sampleInterval: 200,
+      retryAfter: 1,
+      pressureHandler: (request, reply) => {
+        if (request.routeOptions.config?.public) return;
+        void reply.code(503).header('Retry-After', 1).type('application/json')
+          .send({ error: 'The service is overloaded: retry after 1 s', code: ErrorCode.OVERLOADED });
+      },
+    });
+  }
+  registerAdmissionControl(app, {
+    expensive: { concurrency: admission.expensive_concurrency, queueSize: admission.queue_size, queueTimeoutMs: admission.queue_timeout_ms },
+    cheap: { concurrency: admission.cheap_concurrency, queueSize: admission.queue_size, queueTimeoutMs: admission.queue_timeout_ms },
+  });
+}

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, ErrorCode } from '../domain/errors.js';
+import { AppError, ErrorCode, isStorageFull, StorageFullError } from '../domain/errors.js';
 
 export interface ValidationIssue {
   instancePath: string;
@@ -12,7 +12,8 @@ export interface ValidationIssue {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const { status, code, message } = describe(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status >= 500 && status !== 507 && status !== 503) request.log.error({ err: error }, 'request failed');
+    if (status === 507) request.log.warn('storage full: write refused');
     if (error instanceof AppError && error.code === ErrorCode.RATE_LIMITED) request.log.debug('rate limited');
     return reply.code(status).type('application/json').send({ error: message, code });
   });
@@ -22,6 +23,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 function describe(error: FastifyError | AppError): { status: number; code: string; message: string } {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
+  if (isStorageFull(error)) return describe(new StorageFullError());
   const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fastifyError.validation?.length) {
     return {

@@ -4,7 +4,10 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export interface HttpMetrics {
   registry: Registry;
   requestsTotal(): Promise<number>;
+  /** 5xx answers other than 503: failures of memsvc itself. */
   serverErrorsTotal(): Promise<number>;
+  /** 503 answers: starting up, a dependency (the bridge) not ready or down, or shedding load. */
+  unavailableTotal(): Promise<number>;
 }
 
 /** A registry per app (tests build many apps) with request counts and latency by route and status. */
@@ -31,6 +34,7 @@ export function registerHttpMetrics(app: FastifyInstance, registry = new Registr
   });
   let total = 0;
   let serverErrors = 0;
+  let unavailable = 0;
 
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL, keeps label cardinality bounded.
@@ -43,8 +47,12 @@ export function registerHttpMetrics(app: FastifyInstance, registry = new Registr
     duration.observe(labels, reply.elapsedTime / 1000);
     total += 1;
     if (reply.statusCode >= 400) errors.inc(labels);
-    if (reply.statusCode >= 500) serverErrors += 1;
+    if (reply.statusCode === 503) unavailable += 1;
+    else if (reply.statusCode >= 500) serverErrors += 1;
   });
 
-  return { registry, requestsTotal: async () => total, serverErrorsTotal: async () => serverErrors };
+  return {
+    registry, requestsTotal: async () => total,
+    serverErrorsTotal: async () => serverErrors, unavailableTotal: async () => unavailable,
+  };
 }

@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 
 type SchemaCompiler = (route: { schema: object; httpPart?: string }) => (data: unknown) => unknown;
@@ -33,6 +33,28 @@ export function buildRequestValidator(externalSchemas: Record<string, object> = 
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
     const id = (schema as { $id?: string }).$id;
-    return (id !== undefined ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
+    const validate = (id !== undefined ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
+    return httpPart === 'body' ? validate : finiteOnly(validate);
   };
+}
+
+/**
+ * Coercion turns `?days=Infinity` (or `1e309`) into Infinity, which Ajv lets
+ * through integer and maximum checks; a non-finite number is refused here.
+ */
+function finiteOnly(validate: ValidateFunction): (data: unknown) => boolean {
+  const wrapped = (data: unknown): boolean => {
+    const valid = validate(data) as boolean;
+    wrapped.errors = validate.errors;
+    if (!valid || typeof data !== 'object' || data === null) return valid;
+    for (const [key, value] of Object.entries(data)) {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        wrapped.errors = [{ instancePath: `/${key}`, schemaPath: '#', keyword: 'finite', params: {}, message: 'must be a finite number' }];
+        return false;
+      }
+    }
+    return true;
+  };
+  wrapped.errors = null as ValidateFunction['errors'];
+  return wrapped;
 }

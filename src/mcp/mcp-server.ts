@@ -2,8 +2,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolEnvelope } from './tool-invoker.js';
 
+export interface CatalogTool { name: string; description: string; inputSchema: object; outputSchema?: object }
+
 export interface ToolCatalog {
-  tools: ReadonlyArray<{ name: string; description: string; inputSchema: object }>;
+  /** The tools, or a function that finds them (a catalog that reaches its service lazily). */
+  tools: ReadonlyArray<CatalogTool> | (() => Promise<ReadonlyArray<CatalogTool>>);
   call(name: string, params: unknown): Promise<ToolEnvelope>;
 }
 
@@ -17,10 +20,11 @@ export const MCP_SERVER_INFO = { name: 'memsvc', version: '1.0.0' } as const;
 export function buildMcpServer(catalog: ToolCatalog): Server {
   const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: catalog.tools.map((tool) => ({
+    tools: (typeof catalog.tools === 'function' ? await catalog.tools() : catalog.tools).map((tool) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema as { type: 'object'; [key: string]: unknown } } : {}),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

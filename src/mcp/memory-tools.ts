@@ -7,11 +7,19 @@ import { SEARCH_MODES, SearchFilters } from '../features/search/search.schemas.j
 import type { SearchService } from '../features/search/search.service.js';
 import { toSearchHitResponse } from '../features/search/search.mappers.js';
 import { StringEnum } from '../http/schema-types.js';
+import type { ContextService } from '../features/context/context.service.js';
+import type { SummariesService } from '../features/summaries/summaries.service.js';
+import { renderContext } from '../features/context/context-selection.js';
+import { estimateTokens } from '../features/context/context-packing.js';
+import { toMessageResponse } from '../features/conversations/conversations.mappers.js';
 
 export interface MemoryToolDeps {
   conversations: ConversationService;
   search: SearchService;
   pruning: PruningService;
+  /** The tools an agent needs beyond the spec's seven: context, append, summaries, delete. */
+  context?: ContextService;
+  summaries?: SummariesService;
 }
 
 /** One tool: the same schema serves the REST form, the MCP servers and the tool listing. */
@@ -19,6 +27,8 @@ export interface MemoryTool<S extends TSchema = TSchema> {
   name: string;
   description: string;
   inputSchema: S;
+  /** What `data` (MCP: structuredContent) holds on success. */
+  outputSchema?: TSchema;
   run(input: Static<S>): Promise<Record<string, unknown>>;
 }
 
@@ -65,10 +75,133 @@ const StatsInput = Type.Object({
   label: Type.Optional(Type.String({ description: 'Statistics of this label, broken down by label' })),
 }, { additionalProperties: false });
 
+const AssembleContextInput = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 10_000, description: 'What the context is for: the question or task at hand' }),
+  context_budget: Type.Optional(Type.Integer({ minimum: 100, maximum: 200_000, default: 2000, description: 'Tokens (4 characters each)' })),
+  preferred_labels: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, default: [] })),
+  excluded_folders: Type.Optional(Type.Array(Type.String(), { maxItems: 100, default: [] })),
+}, { additionalProperties: false });
+const AssembleContextOutput = Type.Object({
+  context: Type.String({ description: 'Ready to put in a prompt; each message headed [label | folder | timestamp | role]' }),
+  token_count: Type.Integer(),
+  message_count: Type.Integer(),
+  conversation_ids: Type.Array(Type.String()),
+  sources: Type.Array(Type.Object({
+    message_id: Type.String(), conversation_id: Type.String(), label: Type.String(), folder: Type.String(),
+    timestamp: Type.String(), relevance_score: Type.Number(),
+  })),
+});
+
+const AppendInput = Type.Object({
+  conversation_id: ConversationId,
+  messages: Type.Array(MessageInput, { minItems: 1, description: 'Messages to add at the end, in order' }),
+}, { additionalProperties: false });
+const AppendOutput = Type.Object({
+  conversation_id: Type.String(),
+  message_count: Type.Integer({ description: 'Messages in the conversation now' }),
+  session_count: Type.Integer(),
+  appended: Type.Array(Type.Object({ id: Type.String(), role: Type.String(), timestamp: Type.String() })),
+});
+
+const SummarizeInput = Type.Object({
+  conversation_id: ConversationId,
+  level: Type.Optional(StringEnum(['daily', 'weekly', 'monthly'], { default: 'daily', description: 'Window: the last 24 hours, 7 days or 28 days' })),
+  refresh: Type.Optional(Type.Boolean({ default: false, description: 'Regenerate even when a stored summary still fits' })),
+}, { additionalProperties: false });
+const SummarizeOutput = Type.Object({
+  conversation_id: Type.String(),
+  level: Type.String(),
+  summary: Type.String(),
+  generated_at: Type.String(),
+  window_start: Type.String(),
+  window_end: Type.String(),
+  source_count: Type.Integer(),
+  word_count: Type.Integer(),
+  cached: Type.Boolean(),
+});
+
+const DeleteInput = Type.Object({ conversation_id: ConversationId }, { additionalProperties: false });
+const DeleteOutput = Type.Object({ conversation_id: Type.String(), deleted: Type.Boolean() });
+
 const tool = <S extends TSchema>(definition: MemoryTool<S>): MemoryTool => definition as unknown as MemoryTool;
 
-/** The seven tools of the spec, over the feature services. */
-export function buildMemoryTools({ conversations, search, pruning }: MemoryToolDeps): MemoryTool[] {
+/** The spec's seven tools and the agent tools, over the feature services. */
+export function buildMemoryTools(deps: MemoryToolDeps): MemoryTool[] {
+  return [...specTools(deps), ...agentTools(deps)];
+}
+
+/** What an agent needs for the main job: the context for a prompt, and keeping the conversation up to date. */
+function agentTools({ conversations, context, summaries }: MemoryToolDeps): MemoryTool[] {
+  const tools: MemoryTool[] = [];
+  if (context) {
+    tools.push(tool({
+      name: 'memory_assemble_context',
+      description: 'Relevant past messages for a question or task, ranked and packed into a token budget, as prompt-ready text with sources.',
+      inputSchema: AssembleContextInput,
+      outputSchema: AssembleContextOutput,
+      async run(input) {
+        const assembled = await context.assemble({
+          query: input.query, context_budget: input.context_budget ?? 2000, preferred_labels: input.preferred_labels ?? [],
+          excluded_folders: input.excluded_folders ?? [], format: 'text',
+        });
+        const text = renderContext(assembled.messages, true);
+        return {
+          context: text,
+          token_count: estimateTokens(text),
+          message_count: assembled.messages.length,
+          conversation_ids: [...new Set(assembled.messages.map((message) => message.hit.conversationId))],
+          sources: assembled.messages.map(({ hit, score }) => ({
+            message_id: hit.messageId, conversation_id: hit.conversationId, label: hit.label, folder: hit.folder,
+            timestamp: hit.timestamp, relevance_score: score,
+          })),
+        };
+      },
+    }));
+  }
+  tools.push(tool({
+    name: 'memory_append',
+    description: 'Add messages to the end of an existing conversation (e.g. the latest exchange).',
+    inputSchema: AppendInput,
+    outputSchema: AppendOutput,
+    async run(input) {
+      const { conversation, messages } = await conversations.appendMessages(input.conversation_id, input.messages);
+      return {
+        conversation_id: conversation.id, message_count: conversation.messageCount, session_count: conversation.sessionCount,
+        appended: messages.map(toMessageResponse).map((m) => ({ id: m.id, role: m.role, timestamp: m.timestamp })),
+      };
+    },
+  }));
+  if (summaries) {
+    tools.push(tool({
+      name: 'memory_summarize',
+      description: 'A summary of a conversation over the last day, week or month (reused while nothing new arrived).',
+      inputSchema: SummarizeInput,
+      outputSchema: SummarizeOutput,
+      async run(input) {
+        const result = await summaries.summarize(input.conversation_id, input.level ?? 'daily', { refresh: input.refresh ?? false });
+        return {
+          conversation_id: result.conversationId, level: result.level, summary: result.summary, generated_at: result.generatedAt,
+          window_start: result.windowStart, window_end: result.windowEnd, source_count: result.sourceCount,
+          word_count: result.wordCount, cached: result.cached,
+        };
+      },
+    }));
+  }
+  tools.push(tool({
+    name: 'memory_delete',
+    description: 'Delete a conversation with all its messages, for good. Prefer memory_update with status "archived" to hide it.',
+    inputSchema: DeleteInput,
+    outputSchema: DeleteOutput,
+    async run(input) {
+      await conversations.delete(input.conversation_id);
+      return { conversation_id: input.conversation_id, deleted: true };
+    },
+  }));
+  return tools;
+}
+
+/** The seven tools of the spec. */
+function specTools({ conversations, search, pruning }: MemoryToolDeps): MemoryTool[] {
   return [
     tool({
       name: 'memory_store',

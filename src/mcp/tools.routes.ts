@@ -16,7 +16,10 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ invoker: ToolInvoker }> = a
     schema: { tags, summary: 'The tools with their JSON schemas (protocol 1.0)' },
   }, async () => ({
     protocol_version: '1.0',
-    tools: invoker.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })),
+    tools: invoker.tools.map((tool) => ({
+      name: tool.name, description: tool.description, input_schema: tool.inputSchema,
+      ...(tool.outputSchema ? { output_schema: tool.outputSchema } : {}),
+    })),
   }));
 
   app.post('/mcp/tools/:tool', {

@@ -1,4 +1,6 @@
 import type { Conversation, Message, MessageInput } from '../domain/conversation.js';
+import { AppError } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
 import type { ConversationFilter, ConversationSortField, PageRequest } from '../ports/conversation-store.js';
 import type { CreateConversationInput } from '../features/conversations/conversations.service.js';
 
@@ -24,6 +26,8 @@ const LOOKUP_PAGE = 50;
  */
 export class ConversationTargets {
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** Ids announced for a label whose conversation is not created yet, so concurrent first requests share one. */
+  private readonly reserved = new Map<string, string>();
 
   constructor(private readonly conversations: ProxyConversations) {}
 
@@ -40,21 +44,58 @@ export class ConversationTargets {
     }
   }
 
-  /** Creates the conversation with the given messages, or, with reuseByLabel, appends them to the label's newest one. */
-  async place(target: { label: string; folder: string; reuseByLabel: boolean }, messages: readonly MessageInput[]):
+  /**
+   * The id a conversation not created yet will get. Nothing is written: the
+   * conversation is created with its first exchange, so a request cut by a
+   * crash leaves no empty conversation behind.
+   */
+  reserve(target: { label: string; folder: string; reuseByLabel: boolean }): string {
+    if (!target.reuseByLabel) return newId();
+    const key = labelKey(target);
+    const id = this.reserved.get(key) ?? newId();
+    this.reserved.set(key, id);
+    return id;
+  }
+
+  /**
+   * Creates the conversation with the given messages (under target.id when
+   * given, appending when it exists already), or, with reuseByLabel, appends
+   * them to the label's newest one.
+   */
+  async place(target: { label: string; folder: string; reuseByLabel: boolean; id?: string }, messages: readonly MessageInput[]):
     Promise<{ id: string; created: boolean }> {
-    if (!target.reuseByLabel) {
-      return { id: (await this.conversations.create({ label: target.label, folder: target.folder, messages })).id, created: true };
-    }
-    return this.serialized(`${target.folder}\u0000${target.label}`, async () => {
+    const createOrAppend = async () => {
+      if (target.id !== undefined && await this.exists(target.id)) {
+        if (messages.length > 0) await this.conversations.appendMessages(target.id, messages);
+        return { id: target.id, created: false };
+      }
+      const created = await this.conversations.create({
+        ...(target.id !== undefined ? { id: target.id } : {}), label: target.label, folder: target.folder, messages,
+      });
+      return { id: created.id, created: true };
+    };
+    if (!target.reuseByLabel) return createOrAppend();
+    const key = labelKey(target);
+    return this.serialized(key, async () => {
       const existing = await this.findByLabel(target.label, target.folder);
       if (existing) {
         if (messages.length > 0) await this.conversations.appendMessages(existing.id, messages);
         return { id: existing.id, created: false };
       }
-      const created = await this.conversations.create({ label: target.label, folder: target.folder, messages });
-      return { id: created.id, created: true };
+      const placed = await createOrAppend();
+      if (this.reserved.get(key) === placed.id) this.reserved.delete(key);
+      return placed;
     });
+  }
+
+  async exists(id: string): Promise<boolean> {
+    try {
+      await this.conversations.peek(id);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) return false;
+      throw error;
+    }
   }
 
   private async serialized<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -68,3 +109,5 @@ export class ConversationTargets {
     }
   }
 }
+
+const labelKey = (target: { label: string; folder: string }) => `${target.folder}\u0000${target.label}`;

@@ -61,21 +61,22 @@ export class ExchangeRecorder {
     for (const exchange of exchanges) this.track(this.attempt(this.add(exchange, true)));
   }
 
-  /** Hands an answered exchange over; returns at once, whatever happens to the store. */
+  /**
+   * Hands an answered exchange over before its client gets the last byte: it
+   * is in the spool (fsynced) when this returns; storing happens afterwards.
+   */
   record(exchange: PendingExchange): void {
     if (this.closed) {
       this.deps.log.error({ exchangeId: exchange.id }, 'proxy exchange arrived after shutdown; not stored');
       return;
     }
-    this.track((async () => {
-      const entry = this.add(exchange, false);
-      try {
-        await this.deps.spool?.write(exchange);
-      } catch (error) {
-        this.deps.log.error({ err: error, exchangeId: exchange.id }, 'proxy spool write failed; the exchange is kept in memory only');
-      }
-      await this.attempt(entry);
-    })());
+    const entry = this.add(exchange, false);
+    try {
+      this.deps.spool?.writeNow(exchange);
+    } catch (error) {
+      this.deps.log.error({ err: error, exchangeId: exchange.id }, 'proxy spool write failed; the exchange is kept in memory only');
+    }
+    this.track(this.attempt(entry));
   }
 
   /** Exchanges not yet stored (waiting for a retry or in flight). */
@@ -156,6 +157,9 @@ export class ExchangeRecorder {
       await this.deps.conversations.appendMessages(target.conversationId, messages);
       return target.conversationId;
     }
+    const announced = target.create.id;
+    if (entry.mayBeStored && announced !== undefined && await this.deps.targets.exists(announced)
+      && await this.alreadyStored(announced, exchange.id)) return announced;
     if (entry.mayBeStored && target.create.reuseByLabel) {
       const existing = await this.deps.targets.findByLabel(target.create.label, target.create.folder);
       if (existing && await this.alreadyStored(existing.id, exchange.id)) return existing.id;

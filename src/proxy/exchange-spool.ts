@@ -1,10 +1,11 @@
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Where an exchange goes: an existing conversation, or one to find (by label) or create. */
 export type ExchangeTarget =
   | { conversationId: string }
-  | { create: { label: string; folder: string; reuseByLabel: boolean } };
+  | { create: { label: string; folder: string; reuseByLabel: boolean; id?: string } };
 
 /** One user message and the assistant's reply, waiting to be stored. */
 export interface PendingExchange {
@@ -19,7 +20,9 @@ export interface PendingExchange {
 
 /**
  * A directory of pending exchanges, one JSON file each, written atomically
- * (temporary file, fsync, rename) and removed once stored. Exchanges that can
+ * (temporary file, fsync, rename, directory fsync) and removed once stored.
+ * The proxy writes synchronously, before the client gets the answer's last
+ * byte, so an exchange the client saw complete survives a kill -9. Exchanges that can
  * never be stored move to `failed/` with the reason, for an operator to inspect
  * or move back.
  */
@@ -31,11 +34,26 @@ export class ExchangeSpool {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.failedDir, { recursive: true });
+    await mkdir(this.failedDir, { recursive: true, mode: 0o700 });
   }
 
   async write(exchange: PendingExchange): Promise<void> {
     await writeDurably(this.dir, fileName(exchange.id), JSON.stringify(exchange));
+  }
+
+  /** Durable when it returns (file and directory fsynced); blocks the event loop well under a millisecond. */
+  writeNow(exchange: PendingExchange): void {
+    const name = fileName(exchange.id);
+    const temporary = join(this.dir, `.${name}.tmp`);
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, JSON.stringify(exchange));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, join(this.dir, name));
+    syncDirectory(this.dir);
   }
 
   async remove(id: string): Promise<void> {
@@ -49,21 +67,36 @@ export class ExchangeSpool {
     await this.remove(exchange.id);
   }
 
-  /** Every pending exchange left by an earlier run; unreadable files move to failed/. */
+  /**
+   * Every pending exchange left by an earlier run, whatever its file's name
+   * (a complete temporary file counts too). An unreadable temporary file was
+   * cut mid-write, before its client got an answer, and is dropped; any other
+   * unreadable file moves to failed/.
+   */
   async readAll(): Promise<{ exchanges: PendingExchange[]; unreadable: string[] }> {
-    const exchanges: PendingExchange[] = [];
+    const byId = new Map<string, PendingExchange>();
     const unreadable: string[] = [];
-    for (const name of (await readdir(this.dir)).filter((n) => n.endsWith('.json')).sort()) {
+    const entries = (await readdir(this.dir, { withFileTypes: true })).filter((entry) => entry.isFile());
+    for (const name of entries.map((entry) => entry.name).sort()) {
+      const temporary = name.endsWith('.tmp');
       try {
         const parsed = JSON.parse(await readFile(join(this.dir, name), 'utf8')) as PendingExchange;
         if (typeof parsed.id !== 'string' || !parsed.user || !parsed.assistant || !parsed.target) throw new Error('not an exchange');
-        exchanges.push(parsed);
+        if (temporary) {
+          // Give it its proper name, so removing it once stored works as for any other.
+          await rename(join(this.dir, name), join(this.dir, fileName(parsed.id)));
+        }
+        byId.set(parsed.id, parsed);
       } catch {
+        if (temporary) {
+          await unlink(join(this.dir, name)).catch(() => undefined);
+          continue;
+        }
         unreadable.push(name);
         await rename(join(this.dir, name), join(this.failedDir, name)).catch(() => undefined);
       }
     }
-    return { exchanges, unreadable };
+    return { exchanges: [...byId.values()], unreadable };
   }
 }
 
@@ -79,4 +112,15 @@ async function writeDurably(dir: string, name: string, text: string): Promise<vo
     await handle.close();
   }
   await rename(temporary, join(dir, name));
+  syncDirectory(dir);
+}
+
+/** Makes a rename in the directory durable. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -79,19 +79,20 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     passHeaders(answer, reply);
     if (answer.status >= 300) return sendUpstreamError(answer, reply);
 
-    // The conversation is settled before the headers go out, so the client learns its id.
-    const placed = plan ? await place(plan, request.log) : null;
-    if (placed?.id) reply.header(ResponseHeader.CONVERSATION_ID, placed.id);
+    // The conversation id is settled before the headers go out, so the client learns it; a new
+    // conversation is only created with its first exchange.
+    const announced = plan ? await announce(plan, request.log) : null;
+    if (announced) reply.header(ResponseHeader.CONVERSATION_ID, announced);
+    let finished = false;
+    /** Spools the exchange (durably, synchronously): called before the client gets the last byte. */
     const finish = (summary: CompletionSummary | null) => {
-      if (!plan) return;
-      if (!summary || summary.content.trim() === '') {
-        // Nothing to remember (no text, a tool call, a broken stream): leave no empty conversation behind.
-        if (placed?.created) void conversations.delete(placed.id).catch(() => undefined);
-        return;
-      }
+      if (!plan || finished) return;
+      finished = true;
+      // Nothing to remember (no text, a tool call, a broken stream).
+      if (!summary || summary.content.trim() === '') return;
       recorder.record({
         id: newId(),
-        target: placed?.id ? { conversationId: placed.id } : plan.target,
+        target: plan.target,
         user: { content: plan.userText, timestamp: receivedAt },
         assistant: { content: summary.content, timestamp: new Date().toISOString() },
         ...(summary.model ? { model: summary.model } : {}),
@@ -101,9 +102,8 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
 
     const contentType = answer.headers.get('content-type');
     if (!answer.stream) {
-      void reply.code(answer.status).type(contentType ?? 'application/json').send(answer.text ?? '');
       finish(readCompletion(answer.text ?? ''));
-      return reply;
+      return reply.code(answer.status).type(contentType ?? 'application/json').send(answer.text ?? '');
     }
 
     reply.code(answer.status)
@@ -117,14 +117,32 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
       const raw: Buffer[] = [];
       let outcome: CompletionSummary | null = null;
       try {
+        // The exchange is spooled before the client's last byte: `data: [DONE]` for SSE, else the last chunk (held back one).
+        let held: Uint8Array | null = null;
         for await (const chunk of upstream.readStream(answer!, signal)) {
-          if (isSse) reader.push(chunk);
-          else raw.push(Buffer.from(chunk));
-          yield chunk;
+          if (!isSse) {
+            raw.push(Buffer.from(chunk));
+            if (held) yield held;
+            held = chunk;
+            continue;
+          }
+          reader.push(chunk);
+          const done = Buffer.from(chunk).indexOf('data: [DONE]');
+          if (done < 0) {
+            yield chunk;
+            continue;
+          }
+          if (done > 0) yield chunk.subarray(0, done);
+          if (!reader.failed) finish(reader.end());
+          yield chunk.subarray(done);
         }
         const summary = isSse ? reader.end() : readCompletion(Buffer.concat(raw).toString('utf8'));
         // A stream that ends cleanly counts even without [DONE]; one that carried an error event does not.
         if (!reader.failed) outcome = summary;
+        if (held) {
+          finish(outcome);
+          yield held;
+        }
       } catch (error) {
         if (error instanceof ClientGoneError) {
           log.info('client closed the connection during the stream; the exchange is not stored');
@@ -181,15 +199,22 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     }
   }
 
-  /** The conversation id to announce: existing, found by label, or created empty now (null when the store failed). */
-  async function place(plan: StoragePlan, log: FastifyBaseLogger): Promise<{ id: string; created: boolean } | null> {
-    if ('conversationId' in plan.target) return { id: plan.target.conversationId, created: false };
+  /** The conversation id to announce: existing, found by label, or reserved for creation (null when the store failed). */
+  async function announce(plan: StoragePlan, log: FastifyBaseLogger): Promise<string | null> {
+    if ('conversationId' in plan.target) return plan.target.conversationId;
+    const { create } = plan.target;
     try {
-      return await targets.place(plan.target.create, []);
+      const existing = create.reuseByLabel ? await targets.findByLabel(create.label, create.folder) : null;
+      if (existing) {
+        plan.target = { conversationId: existing.id };
+        return existing.id;
+      }
     } catch (error) {
-      log.warn({ err: error }, 'could not create the conversation before answering; the exchange is stored later');
+      log.warn({ err: error }, 'could not look the label up before answering; the exchange is stored later');
       return null;
     }
+    create.id = targets.reserve(create);
+    return create.id;
   }
 };
 

@@ -1,14 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { FakeBridge } from '../helpers/fake-bridge.js';
+import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
 import { removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-const TOOL_COUNT = 7;
+const TOOL_COUNT = 11;
+const TSX = import.meta.resolve('tsx');
 
 const structured = (result: Awaited<ReturnType<Client['callTool']>>) => result.structuredContent as Record<string, any>;
 
@@ -55,6 +59,49 @@ describe('MCP server through the official SDK client', () => {
     }
   });
 
+  test('agent tools: assemble context, append, summarize and delete, each with an output schema the client checks', async () => {
+    const client = new Client({ name: 'memsvc-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TEST_API_KEY}` } },
+    }));
+    try {
+      const { tools } = await client.listTools();
+      for (const name of ['memory_assemble_context', 'memory_append', 'memory_summarize', 'memory_delete']) {
+        const tool = tools.find((t) => t.name === name);
+        assert.equal(tool?.outputSchema?.type, 'object', name);
+      }
+      const stored = await client.callTool({ name: 'memory_store', arguments: {
+        label: 'greenhouse', folder: '/garden', messages: [{ role: 'user', content: 'The greenhouse tomatoes need watering every second day' }],
+      } });
+      const id = structured(stored).conversation_id as string;
+      const appended = await client.callTool({ name: 'memory_append', arguments: {
+        conversation_id: id, messages: [{ role: 'assistant', content: 'Noted: the tomatoes in the greenhouse, every second day' }],
+      } });
+      assert.equal(appended.isError, undefined, JSON.stringify(appended.content));
+      assert.equal(structured(appended).message_count, 2);
+      assert.equal(structured(appended).appended.length, 1);
+
+      const context = await client.callTool({ name: 'memory_assemble_context', arguments: { query: 'how often to water the tomatoes?', context_budget: 500 } });
+      assert.equal(context.isError, undefined, JSON.stringify(context.content));
+      assert.match(structured(context).context, /every second day/);
+      assert.ok(structured(context).conversation_ids.includes(id));
+
+      const summary = await client.callTool({ name: 'memory_summarize', arguments: { conversation_id: id } });
+      assert.equal(summary.isError, undefined, JSON.stringify(summary.content));
+      assert.equal(structured(summary).conversation_id, id);
+      assert.equal(structured(summary).level, 'daily');
+
+      const deleted = await client.callTool({ name: 'memory_delete', arguments: { conversation_id: id } });
+      assert.deepEqual(structured(deleted), { conversation_id: id, deleted: true });
+      assert.equal((await running.api('GET', `/api/v1/conversations/${id}`)).status, 404);
+      const again = await client.callTool({ name: 'memory_delete', arguments: { conversation_id: id } });
+      assert.equal(again.isError, true);
+      assert.match(JSON.stringify(again.content), /not found/i);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('/mcp is stateless: GET and DELETE are 405 with Allow: POST', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(`${running.baseUrl}/mcp`, { method, headers: { authorization: `Bearer ${TEST_API_KEY}` } });
@@ -72,7 +119,7 @@ describe('MCP server through the official SDK client', () => {
   test('stdio (`memsvc mcp`) forwards to the running service', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', CLI, 'mcp'],
+      args: ['--import', TSX, CLI, 'mcp'],
       env: { ...process.env as Record<string, string>, MEMSVC_MCP_SERVER_URL: running.baseUrl, MEMSVC_API_KEY: TEST_API_KEY },
       stderr: 'pipe',
     });
@@ -93,6 +140,37 @@ describe('MCP server through the official SDK client', () => {
       assert.match(JSON.stringify(stats.content), /not both/);
     } finally {
       await client.close();
+    }
+  });
+
+  test('stdio with no service running: `memsvc mcp` starts one in-process from the standard data dir, and stops with the client', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'memsvc-mcp-home-'));
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('MEMSVC_') && value !== undefined) env[name] = value;
+    const port = await unusedPort();
+    Object.assign(env, {
+      XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), MEMSVC_PORT: String(port),
+      MEMSVC_BRIDGE_START: 'false', MEMSVC_BRIDGE_URL: `http://127.0.0.1:${await unusedPort()}`,
+    });
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', TSX, CLI, 'mcp'], env, cwd: home, stderr: 'pipe' });
+    const client = new Client({ name: 'memsvc-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, TOOL_COUNT);
+      const stored = await client.callTool({ name: 'memory_store', arguments: {
+        label: 'first run', messages: [{ role: 'user', content: 'the spare key is under the flower pot' }],
+      } });
+      assert.equal(stored.isError, undefined, JSON.stringify(stored.content));
+      const found = await client.callTool({ name: 'memory_search', arguments: { query: 'spare key flower pot', mode: 'keyword' } });
+      assert.equal(structured(found).results[0].label, 'first run');
+      // The standard data dir holds the store and the generated key; the service answers other clients too.
+      const key = readFileSync(join(home, 'data', 'memsvc', 'api_key'), 'utf8').trim();
+      const listed = await fetch(`http://127.0.0.1:${port}/api/v1/conversations`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(((await listed.json()) as { total: number }).total, 1);
+    } finally {
+      await client.close();
+      removeDir(home);
     }
   });
 });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { FakeBridge } from '../helpers/fake-bridge.js';
 import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 
-const TOOLS = ['memory_store', 'memory_search', 'memory_update', 'memory_prune', 'memory_get_context', 'memory_export', 'memory_stats'];
+const TOOLS = ['memory_store', 'memory_search', 'memory_update', 'memory_prune', 'memory_get_context', 'memory_export', 'memory_stats',
+  'memory_assemble_context', 'memory_append', 'memory_summarize', 'memory_delete'];
 
 describe('tools, REST form (POST /mcp/tools/{tool})', () => {
   let bridge: FakeBridge;
@@ -20,13 +21,17 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
     removeDir(running.dataDir);
   });
 
-  test('GET /mcp/tools lists the seven tools with JSON schemas', async () => {
+  test('GET /mcp/tools lists the spec\'s seven tools and the four agent tools with JSON schemas', async () => {
     const response = await running.api('GET', '/mcp/tools');
     assert.equal(response.status, 200);
     assert.deepEqual(response.body.tools.map((t: any) => t.name), TOOLS);
     for (const tool of response.body.tools) {
       assert.equal(tool.input_schema.type, 'object', tool.name);
       assert.ok(tool.description.length > 10, tool.name);
+    }
+    for (const name of TOOLS.slice(7)) {
+      const tool = response.body.tools.find((t: any) => t.name === name);
+      assert.equal(tool.output_schema.type, 'object', name);
     }
     const store = response.body.tools.find((t: any) => t.name === 'memory_store');
     assert.deepEqual(new Set(store.input_schema.required), new Set(['label', 'messages']));
@@ -69,7 +74,7 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
 
   test('memory_search finds stored messages with the spec data fields', async () => {
     await call('memory_store', { label: 'recipes', messages: [{ role: 'user', content: 'sourdough starter needs feeding daily' }] });
-    await eventually(() => running.api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0);
+    await eventually(() => running.api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true);
     const found = await call('memory_search', { query: 'sourdough starter', limit: 3 });
     assert.equal(found.body.success, true);
     assert.equal(found.body.data.query, 'sourdough starter');

@@ -53,7 +53,7 @@ describe('moving a SQLite store to PostgreSQL', () => {
     assert.match(stderr, /vectors\s+14 → 14/);
     assert.match(stderr, /summaries\s+1 → 1/);
     assert.match(stderr, /verified/);
-    assert.match(stderr, /copying: 7\/7 conversations \(100%\)/, 'plain progress lines when not on a terminal');
+    assert.match(stderr, /copying conversations: 7 of 7/, 'plain progress lines when not on a terminal');
 
     const callsBefore = bridge.embedCalls;
     const target = await runController({ bridgeUrl: bridge.url, overrides: { storage: { driver: 'postgres', url: pg.url } } });

@@ -402,9 +402,18 @@ describe('chat proxy: storing exchanges', () => {
         }
         return real.appendMessages(id, inputs);
       },
+      // A new conversation is created with its first exchange, so creating fails the same way.
+      create: async (input: Parameters<ProxyConversations['create']>[0]) => {
+        if (failures.count > 0) {
+          failures.count -= 1;
+          throw failures.error?.() ?? new Error('SQLITE_BUSY: database is locked');
+        }
+        return real.create(input);
+      },
     });
   };
-  const messagesOf = async (id: string) => (await memsvc.api('GET', `/api/v1/conversations/${id}/messages`)).body.results as
+  /** The conversation's messages; none while it does not exist yet. */
+  const messagesOf = async (id: string) => ((await memsvc.api('GET', `/api/v1/conversations/${id}/messages`)).body.results ?? []) as
     Array<{ role: string; content: string }>;
 
   test('a failing store does not touch the answer; the exchange is retried from the spool until stored', async () => {
@@ -444,7 +453,8 @@ describe('chat proxy: storing exchanges', () => {
     } finally {
       await first.stop();
     }
-    assert.deepEqual(await messagesOf(id), []);
+    // Not stored yet, and no empty conversation stands in for it.
+    assert.equal((await memsvc.api('GET', `/api/v1/conversations/${id}`)).status, 404);
     const saved = readFileSync(join(spoolDir, spooled[0]!), 'utf8');
 
     const second = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });

@@ -173,7 +173,10 @@ export interface Stats {
   embeddings_count: number;
   uptime_seconds: number;
   requests_total: number;
+  /** 5xx other than 503. */
   errors_total: number;
+  /** 503s: starting up or a dependency down. */
+  unavailable_total?: number;
 }
 
 export interface Health {

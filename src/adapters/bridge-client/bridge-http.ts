@@ -12,12 +12,16 @@ export async function callBridge<T>(
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
+  apiKey?: string,
 ): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -39,6 +39,6 @@ export class HttpBridgeLanguageClient implements LanguageModel {
   }
 
   private call<T>(path: string, payload: unknown): Promise<T> {
-    return callBridge<T>(this.baseUrl, this.options.timeoutMs, 'POST', path, payload);
+    return callBridge<T>(this.baseUrl, this.options.timeoutMs, 'POST', path, payload, this.options.apiKey);
   }
 }

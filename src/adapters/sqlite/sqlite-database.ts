@@ -3,12 +3,23 @@ import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { migrate } from './sqlite-migrations.js';
 
+export interface SqliteOpenOptions {
+  /**
+   * NORMAL (default): a commit survives a process crash; power loss may drop the last
+   * commits but never corrupts. FULL: the WAL is fsynced at every commit, so it survives power loss too.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Caps the database size (SQLite max_page_count); 0 or absent: no cap. A full database refuses writes with SQLITE_FULL. */
+  maxSizeMb?: number;
+}
+
 /** Opens (creating if needed) the database file in WAL mode with foreign keys on, migrated. */
-export function openSqliteDatabase(file: string): Database {
+export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  if (options.maxSizeMb) setMaxSize(db, options.maxSizeMb);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -65536');
@@ -17,4 +28,10 @@ export function openSqliteDatabase(file: string): Database {
   // FTS5's own lookups scan them, and inserts slow down as the index grows (measured: 10x at
   // 80,000 messages). The list queries are written to use the right indexes without statistics.
   return db;
+}
+
+/** Caps the file at about `megabytes` (never below what it holds already). */
+export function setMaxSize(db: Database, megabytes: number): void {
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.pragma(`max_page_count = ${Math.max(1, Math.floor((megabytes * 1024 * 1024) / pageSize))}`);
 }

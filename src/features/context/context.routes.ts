@@ -14,7 +14,7 @@ export const contextRoutes: FastifyPluginAsyncTypebox<{ context: ContextService 
       tags,
       summary: 'Assemble a ranked, token-budgeted context for an LLM prompt',
       description: 'Array of messages with citation metadata by default; one context string with format "text" ' +
-        '(or when max_tokens is given). See README, "Context assembly".',
+        '(or when max_tokens is given). See docs/api.md, "Context assembly".',
       body: AssembleContextBody,
       response: { 200: AssembleContextResponse, ...errors },
     },

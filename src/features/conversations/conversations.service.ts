@@ -7,6 +7,7 @@ import {
 } from '../../domain/conversation.js';
 import { ConversationNotFoundError, ErrorCode, LimitExceededError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, ROOT_FOLDER } from '../../domain/folder-path.js';
+import { boundedJsonBytes } from '../../domain/json-bounds.js';
 import { isUuid, newId } from '../../domain/ids.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import type { Clock } from '../../ports/clock.js';
@@ -30,6 +31,8 @@ export interface ConversationLimits {
 }
 
 export interface CreateConversationInput {
+  /** Chosen by the caller when it announced the id before creating (the chat proxy); default a new one. */
+  id?: string;
   label: string;
   folder?: string;
   messages: readonly MessageInput[];
@@ -62,7 +65,7 @@ export class ConversationService {
   async create(input: CreateConversationInput): Promise<Conversation> {
     const now = this.now();
     const conversation = await this.deps.store.create({
-      id: newId(),
+      id: input.id ?? newId(),
       label: this.label(input.label),
       folder: this.folder(input.folder ?? ROOT_FOLDER),
       importanceScore: input.importanceScore ?? DEFAULT_IMPORTANCE,
@@ -240,13 +243,14 @@ export class ConversationService {
         throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG,
           `${field}.content is longer than ${maxMessageChars} characters`);
       }
+      if (input.content.includes('\u0000')) throw new ValidationError(NUL_MESSAGE(`${field}.content`));
       let timestamp: string | undefined;
       if (input.timestamp !== undefined) {
         const parsed = parseTimestamp(input.timestamp);
         if (parsed === null) throw new ValidationError(`${field}.timestamp is not an ISO 8601 date-time`);
         timestamp = parsed;
       }
-      if (input.metadata != null && Buffer.byteLength(JSON.stringify(input.metadata)) > maxMetadataBytes) {
+      if (input.metadata != null && boundedJsonBytes(input.metadata, `${field}.metadata`) > maxMetadataBytes) {
         throw new ValidationError(`${field}.metadata is larger than ${maxMetadataBytes} bytes`);
       }
       return { role: input.role, content: input.content, timestamp, metadata: input.metadata ?? null };
@@ -279,3 +283,6 @@ function ancestorsOf(folder: string): string[] {
   for (let i = 1; i <= segments.length; i += 1) ancestors.push(`/${segments.slice(0, i).join('/')}`);
   return ancestors;
 }
+
+/** No text a person writes holds U+0000, and PostgreSQL text cannot store it: refused on every driver alike. */
+const NUL_MESSAGE = (field: string) => `${field} must not contain the NUL character (U+0000)`;

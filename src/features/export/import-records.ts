@@ -3,6 +3,7 @@ import { EMPTY_CONVERSATION, planAppend } from '../../domain/append-plan.js';
 import { ErrorCode, LimitExceededError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, ROOT_FOLDER, type FolderLimits } from '../../domain/folder-path.js';
 import { isUuid, newId } from '../../domain/ids.js';
+import { boundedJsonBytes } from '../../domain/json-bounds.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import type { ImportedConversation } from '../../ports/conversation-archive.js';
 
@@ -78,6 +79,7 @@ export function parseConversationRecord(raw: unknown, place: RecordPlace, limits
     if (typeof message.content !== 'string' || message.content === '') {
       throw new ValidationError(`${at}.content must be a non-empty string`);
     }
+    if (message.content.includes('\u0000')) throw new ValidationError(`${at}.content must not contain the NUL character (U+0000)`);
     if (characterCount(message.content, limits.maxMessageChars) > limits.maxMessageChars) {
       throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG, `${at}.content is longer than ${limits.maxMessageChars} characters`);
     }
@@ -90,7 +92,7 @@ export function parseConversationRecord(raw: unknown, place: RecordPlace, limits
     if (metadata !== null && (typeof metadata !== 'object' || Array.isArray(metadata))) {
       throw new ValidationError(`${at}.metadata must be an object or null`);
     }
-    if (metadata !== null && Buffer.byteLength(JSON.stringify(metadata)) > limits.maxMetadataBytes) {
+    if (metadata !== null && boundedJsonBytes(metadata, `${at}.metadata`) > limits.maxMetadataBytes) {
       throw new ValidationError(`${at}.metadata is larger than ${limits.maxMetadataBytes} bytes`);
     }
     return {

@@ -7,19 +7,28 @@ import type { SearchService } from './search.service.js';
 const tags = ['search'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
 
-export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> = async (app, { search }) => {
+export interface SearchRouteOptions {
+  search: SearchService;
+  /** Messages stored but not embedded yet: a vector search cannot find them so far. */
+  pendingEmbeddings?: () => Promise<number>;
+}
+
+export const searchRoutes: FastifyPluginAsyncTypebox<SearchRouteOptions> = async (app, { search, pendingEmbeddings }) => {
   app.post('/query', {
     schema: { tags, summary: 'Search messages by meaning, words or both', body: QueryBody,
       response: { 200: QueryResponse, ...errors } },
   }, async (request) => {
     const { query, limit, offset, filters, mode } = request.body;
     const result = await search.query({ query, limit, offset, filters, mode });
+    const vectors = mode !== 'keyword' && pendingEmbeddings;
     return {
+      ...(vectors ? { pending_embeddings: await pendingEmbeddings() } : {}),
       results: result.hits.map(toSearchHitResponse),
       total: result.total,
       page: Math.floor(offset / limit) + 1,
       page_size: limit,
       mode: result.mode,
+      ...(result.partial ? { partial: true } : {}),
     };
   });
 

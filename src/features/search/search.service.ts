@@ -44,6 +44,8 @@ export interface QueryResult {
   total: number;
   /** The mode that actually ran: hybrid degrades to keyword when vectors are unavailable. */
   mode: SearchMode;
+  /** The vector index was still catching up after a start: semantic results may miss messages. */
+  partial: boolean;
 }
 
 /** Finds messages by meaning (vectors), by words (FTS5 BM25) or both fused. */
@@ -88,6 +90,7 @@ export class SearchService {
       hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })),
       total: ranking.length,
       mode: ran,
+      partial: ran !== 'keyword' && this.deps.holder.partial(),
     };
   }
 
@@ -129,7 +132,8 @@ export class SearchService {
     await this.deps.holder.refresh();
     const { model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
-    if (!model) return [];
+    // While the saved graph loads, a search would wait for it: answer without it (the response says partial).
+    if (!model || this.deps.holder.loading()) return [];
     let batch;
     try {
       batch = await this.deps.provider.embed([query]);
@@ -149,7 +153,10 @@ export class SearchService {
     if (!filters) return {};
     const filter: SearchFilter = {};
     if (filters.folder !== undefined) filter.folder = normalizeFolder(filters.folder, this.deps.folderLimits, 'filters.folder');
-    if (filters.label !== undefined) filter.label = filters.label;
+    if (filters.label !== undefined) {
+      if (filters.label.includes('\u0000')) throw new ValidationError('filters.label must not contain the NUL character (U+0000)');
+      filter.label = filters.label;
+    }
     if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
     if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
     if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {

@@ -33,7 +33,10 @@ const StatsResponse = Type.Object({
   embeddings_count: Type.Integer(),
   uptime_seconds: Type.Integer(),
   requests_total: Type.Integer(),
-  errors_total: Type.Integer({ description: 'Responses with status >= 500 since start' }),
+  errors_total: Type.Integer({ description: 'Server errors since start: responses with status >= 500 other than 503' }),
+  unavailable_total: Type.Integer({
+    description: '503 responses since start: starting up, the bridge not ready or down, or load shed; not a fault of memsvc',
+  }),
 }, { additionalProperties: true });
 
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async (app, options) => {
@@ -77,6 +80,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
       uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
       requests_total: await metrics.requestsTotal(),
       errors_total: await metrics.serverErrorsTotal(),
+      unavailable_total: await metrics.unavailableTotal(),
       ...(options.extraStats ? await options.extraStats() : {}),
     };
   });

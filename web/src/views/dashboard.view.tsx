@@ -39,6 +39,8 @@ export function DashboardView() {
     ['Uptime', uptime(s.uptime_seconds)],
     ['Requests', formatNumber(s.requests_total)],
     ['Server errors', formatNumber(s.errors_total)],
+    // 503s: while starting (the bridge preparing its model), or with a dependency down. Not faults.
+    ['Unavailable (503)', formatNumber(s.unavailable_total ?? 0)],
   ] : [];
 
   return (

@@ -1,0 +1,3000 @@
+// Generated from memsvc's /openapi.json by `npm run client:generate`; do not edit.
+export interface paths {
+    "/api/v1/activity/messages-per-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages per UTC day, for the dashboard chart */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description UTC days up to and including today */
+                    days?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: {
+                                /** @description YYYY-MM-DD (UTC) */
+                                date: string;
+                                /** @description Messages whose timestamp falls on this day */
+                                messages: number;
+                            }[];
+                            /** @description First day (YYYY-MM-DD, UTC) */
+                            from: string;
+                            /** @description Last day: today (UTC) */
+                            to: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/context/assemble": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assemble a ranked, token-budgeted context for an LLM prompt
+         * @description Array of messages with citation metadata by default; one context string with format "text" (or when max_tokens is given). See docs/api.md, "Context assembly".
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Tokens (1 token = 4 characters), 100..200000; 15% is kept free for a system prompt. Default 4000. */
+                        context_budget?: number;
+                        /** @description Folders whose subtrees are left out. Default []. */
+                        excluded_folders?: string[];
+                        /**
+                         * @description messages (default): an array of messages; text: one context string with token_count, conversation_ids, message_count and sources. Default text when max_tokens is given.
+                         * @enum {string}
+                         */
+                        format?: "messages" | "text";
+                        /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
+                        include_metadata?: boolean;
+                        /** @description The text variant's name for context_budget; give one of the two. */
+                        max_tokens?: number;
+                        /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
+                        preferred_labels?: string[];
+                        /** @description What the context is for; must not be blank. */
+                        query: string;
+                        /**
+                         * @description relevance (default): query relevance from full-text and vectors, plus a little importance, recency and label match; spec: 0.5*importance + 0.3*recency + 0.2*label_match over the spec's recall
+                         * @enum {string}
+                         */
+                        ranking?: "relevance" | "spec";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content: string;
+                            conversation_id: string;
+                            embedding_id: string | null;
+                            id: string;
+                            metadata: {
+                                folder: string;
+                                importance_score: number;
+                                label: string;
+                                message_metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description The ranking score, 0..1 */
+                                relevance_score: number;
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            };
+                            /** @enum {string} */
+                            role: "user" | "assistant" | "system";
+                            /** @description ISO 8601, UTC, with Z */
+                            timestamp: string;
+                        }[] | {
+                            /** @description The messages, best first, separated by blank lines */
+                            context: string;
+                            conversation_ids: string[];
+                            message_count: number;
+                            sources: {
+                                conversation_id: string;
+                                folder: string;
+                                label: string;
+                                message_id: string;
+                                relevance_score: number;
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                            /** @description Estimated tokens of context (characters / 4, rounded up) */
+                            token_count: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List conversations */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true or false */
+                    archived?: boolean;
+                    /** @description Matches the folder and its subfolders. */
+                    folder?: string;
+                    label?: string;
+                    order?: "desc" | "asc";
+                    page?: number;
+                    /** @description At most limits.max_page_size (1000). */
+                    page_size?: number;
+                    /** @description true or false */
+                    pinned?: boolean;
+                    sort?: "updated_at" | "created_at" | "importance_score" | "label";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            page: number;
+                            page_size: number;
+                            results: {
+                                /** @description The label. */
+                                content: string;
+                                conversation_id: string;
+                                folder: string;
+                                label: string;
+                                /** @description Always the nil UUID for list items. */
+                                message_id: string;
+                                metadata: {
+                                    /** @description ISO 8601, UTC, with Z */
+                                    created_at: string;
+                                    folder: string;
+                                    importance_score: number;
+                                    message_count: number;
+                                    pinned: boolean;
+                                    session_count: number;
+                                    status: string;
+                                    /** @description ISO 8601, UTC, with Z */
+                                    updated_at: string;
+                                    word_count: number;
+                                };
+                                score: number;
+                                /** @description updated_at of the conversation */
+                                timestamp: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a conversation */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Path such as /work/backend; default "/". */
+                        folder?: string;
+                        /** @description Alias of importance_score. */
+                        importance?: number;
+                        importance_score?: number;
+                        /** @description Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters. */
+                        label: string;
+                        /** @description May be empty; append more later. */
+                        messages: {
+                            /** @description At most limits.max_message_chars (100,000) characters. */
+                            content: string;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @enum {string} */
+                            role: "user" | "assistant" | "system";
+                            /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                            timestamp?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            conversation_id: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            created_at: string;
+                            folder: string;
+                            id: string;
+                            importance_score: number;
+                            label: string;
+                            message_count: number;
+                            session_count: number;
+                            status: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            updated_at: string;
+                            word_count: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a conversation */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Return all messages inline. */
+                    include?: "messages";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            conversation_id: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            created_at: string;
+                            folder: string;
+                            id: string;
+                            importance_score: number;
+                            label: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            last_accessed: string;
+                            message_count: number;
+                            messages?: {
+                                content: string;
+                                conversation_id: string;
+                                embedding_id: string | null;
+                                /** @description pending, done or failed */
+                                embedding_status: string;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                position: number;
+                                /** @enum {string} */
+                                role: "user" | "assistant" | "system";
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                            pinned: boolean;
+                            session_count: number;
+                            status: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            updated_at: string;
+                            word_count: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete with all messages and embeddings */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Archive */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/folder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Move to a folder */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        folder: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/importance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set importance (1-10) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        importance_score: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update label and folder */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        folder: string;
+                        label: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Page through messages in order */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    /** @description At most limits.max_page_size (1000). */
+                    page_size?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            page: number;
+                            page_size: number;
+                            results: {
+                                content: string;
+                                conversation_id: string;
+                                embedding_id: string | null;
+                                /** @description pending, done or failed */
+                                embedding_status: string;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                position: number;
+                                /** @enum {string} */
+                                role: "user" | "assistant" | "system";
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Append messages */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        messages: {
+                            /** @description At most limits.max_message_chars (100,000) characters. */
+                            content: string;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @enum {string} */
+                            role: "user" | "assistant" | "system";
+                            /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                            timestamp?: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            conversation_id: string;
+                            message_count: number;
+                            messages: {
+                                content: string;
+                                conversation_id: string;
+                                embedding_id: string | null;
+                                /** @description pending, done or failed */
+                                embedding_status: string;
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                position: number;
+                                /** @enum {string} */
+                                role: "user" | "assistant" | "system";
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                            session_count: number;
+                            word_count: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Pin (importance 10) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Restore an archived conversation to active */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Count conversations (all, by label, or by folder subtree) */
+        get: {
+            parameters: {
+                query?: {
+                    folder?: string;
+                    label?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            folder?: string;
+                            label?: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/embeddings/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Embedding queue, model and rebuild progress */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dimension: number | null;
+                            done: number;
+                            failed: number;
+                            index_catch_up: {
+                                /** @description Stored vectors the saved graph lacked, added since the start */
+                                added: number;
+                                error: string | null;
+                                finished_at: string | null;
+                                indexed: number;
+                                loaded_saved: boolean | null;
+                                started_at: string | null;
+                                /** @description empty, loading (the saved graph), catching_up (adding the vectors it lacks), ready or failed */
+                                state: string;
+                            };
+                            indexed: number;
+                            model: string | null;
+                            model_mismatch: {
+                                current: string;
+                                recorded: string;
+                            } | null;
+                            pending: number;
+                            rebuild: {
+                                complete: boolean;
+                                done: number;
+                                started_at: string;
+                                total: number;
+                            } | null;
+                            /** @description Every stored vector is in the index: nothing pending, nothing being inserted, no catch-up after a start running */
+                            searchable: boolean;
+                            worker: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stream conversations with their messages (json, jsonl or markdown) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 date or date-time: conversations created at or before it (a date means its end). */
+                        end_date?: string;
+                        /** @description Only this folder and its subfolders. */
+                        folder?: string;
+                        /**
+                         * @default json
+                         * @enum {string}
+                         */
+                        format?: "json" | "jsonl" | "markdown";
+                        /** @description ISO 8601 date or date-time: conversations updated at or after it (a date means its start). */
+                        start_date?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The export, streamed as an attachment (Content-Disposition names the file). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                        "application/x-ndjson": string;
+                        "text/markdown": string;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                        "application/x-ndjson": {
+                            code?: string;
+                            error: string;
+                        };
+                        "text/markdown": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                        "application/x-ndjson": {
+                            code?: string;
+                            error: string;
+                        };
+                        "text/markdown": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                        "application/x-ndjson": {
+                            code?: string;
+                            error: string;
+                        };
+                        "text/markdown": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                        "application/x-ndjson": {
+                            code?: string;
+                            error: string;
+                        };
+                        "text/markdown": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                        "application/x-ndjson": {
+                            code?: string;
+                            error: string;
+                        };
+                        "text/markdown": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Folder tree with conversation counts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            folders: {
+                                /** @description Conversations directly in this folder */
+                                count: number;
+                                folder: string;
+                                /** @description Conversations in this folder and below */
+                                total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a json or jsonl export (all records or none) */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description When a conversation id exists already: skip the record, replace the stored conversation, or import under a new id. */
+                    on_conflict?: "skip" | "replace" | "new_id";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A json export (application/json: {"conversations": [...]} or an array of records) or a jsonl export (application/x-ndjson: one conversation record per line). */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                    "application/jsonl": unknown;
+                    "application/jsonlines": unknown;
+                    "application/x-jsonlines": unknown;
+                    "application/x-ndjson": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Conversations stored (including replaced and renamed ones) */
+                            imported: number;
+                            /** @description Messages stored */
+                            messages: number;
+                            /** @description Conversations stored under a new id (on_conflict=new_id) */
+                            renamed: {
+                                from: string;
+                                to: string;
+                            }[];
+                            replaced: number;
+                            skipped: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/labels/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suggest labels for a conversation */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description UUID of the conversation */
+                        conversation_id: string;
+                        /** @default 10 */
+                        limit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            conversation_id: string;
+                            /** @description Signals that contributed: embeddings, keyphrases, entities, llm */
+                            sources: string[];
+                            /** @description Highest confidence first */
+                            suggestions: {
+                                confidence: number;
+                                /** @description Already used by other conversations */
+                                is_existing: boolean;
+                                label: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prune/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suggest idle conversations to archive (changes nothing) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Idle conversations with importance_score <= this are recommended for archiving; the others are listed as keep.
+                         * @default 5
+                         */
+                        importance_threshold?: number;
+                        /**
+                         * @description Most suggestions returned; total counts all.
+                         * @default 1000
+                         */
+                        limit?: number;
+                        /**
+                         * @description Suggest conversations neither read nor changed for this many days.
+                         * @default 30
+                         */
+                        threshold_days?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Idle conversations recommended for archiving, also beyond limit */
+                            archive_count: number;
+                            /** @description Sum of token_estimate over the archive suggestions returned */
+                            estimated_token_savings: number;
+                            /** @description ISO 8601, UTC, with Z */
+                            idle_since: string;
+                            importance_threshold: number;
+                            /** @description archive first, then keep; oldest activity first */
+                            suggestions: {
+                                conversation_id: string;
+                                conversation_label: string;
+                                importance_score: number;
+                                /** @description ISO 8601, UTC, with Z */
+                                last_accessed: string;
+                                /** @description ISO 8601, UTC, with Z */
+                                last_updated: string;
+                                message_count: number;
+                                /** @description First 100 characters of the first message */
+                                preview: string;
+                                reason: string;
+                                /** @enum {string} */
+                                recommendation: "archive" | "keep";
+                                /** @description Characters of all messages / 4 */
+                                token_estimate: number;
+                            }[];
+                            threshold_days: number;
+                            /** @description All idle conversations, also beyond limit */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prune/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive the listed conversations (all or none) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        conversation_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Empty body */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Search messages by meaning, words or both */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        filters?: {
+                            /** @description true: only archived; false: only active; absent: both */
+                            archived?: boolean;
+                            /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
+                            date_from?: string;
+                            /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
+                            date_to?: string;
+                            /** @description Folder and its subfolders */
+                            folder?: string;
+                            importance_max?: number;
+                            importance_min?: number;
+                            label?: string;
+                        } | null;
+                        /**
+                         * @description At most limits.max_query_results (1000)
+                         * @default 10
+                         */
+                        limit?: number;
+                        /**
+                         * @description hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)
+                         * @enum {string}
+                         */
+                        mode?: "hybrid" | "semantic" | "keyword";
+                        /**
+                         * @description offset + limit may not exceed max_query_results
+                         * @default 0
+                         */
+                        offset?: number;
+                        query: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            mode: "hybrid" | "semantic" | "keyword";
+                            page: number;
+                            page_size: number;
+                            /** @description true while the vector index is still catching up after a start: semantic results may miss messages */
+                            partial?: boolean;
+                            /** @description semantic and hybrid: messages stored but not embedded yet, which vectors cannot find so far */
+                            pending_embeddings?: number;
+                            results: {
+                                content: string;
+                                conversation_id: string;
+                                folder: string;
+                                label: string;
+                                message_id: string;
+                                metadata: {
+                                    embedding_id: string | null;
+                                    importance_score: number;
+                                    message_metadata: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    position: number;
+                                    role: string;
+                                    status: string;
+                                };
+                                score: number;
+                                timestamp: string;
+                            }[];
+                            /** @description Ranked matches available for paging (at most max_query_results) */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/rebuild-embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-embed every message in the background (202) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search/fts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Full-text search (FTS5 syntax: phrases, AND, OR, NOT) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        filters?: {
+                            /** @description true: only archived; false: only active; absent: both */
+                            archived?: boolean;
+                            /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
+                            date_from?: string;
+                            /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
+                            date_to?: string;
+                            /** @description Folder and its subfolders */
+                            folder?: string;
+                            importance_max?: number;
+                            importance_min?: number;
+                            label?: string;
+                        } | null;
+                        /** @default 10 */
+                        limit?: number;
+                        /** @default 0 */
+                        offset?: number;
+                        /** @description Words, "exact phrases", AND, OR, NOT, parentheses */
+                        query: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                content: string;
+                                conversation_id: string;
+                                embedding_id: string | null;
+                                folder: string;
+                                id: string;
+                                label: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                role: string;
+                                /** @description BM25 relevance scaled to 0..1 by the best match */
+                                score: number;
+                                timestamp: string;
+                            }[];
+                            /** @description Matches (counted up to max_query_results) */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/summarize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Summarize a conversation (daily, weekly or monthly) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description UUID of the conversation */
+                        conversation_id: string;
+                        /**
+                         * @description daily: last 24 h (~200 words); weekly: 7 daily summaries (~500); monthly: 4 weekly summaries (~1000)
+                         * @enum {string}
+                         */
+                        level: "daily" | "weekly" | "monthly";
+                        /** @description Regenerate even when a stored summary of the same messages exists. */
+                        refresh?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ends now, or at the newest message when nothing was said in the window up to now.
+                             * @enum {string}
+                             */
+                            anchored_on: "now" | "newest_message";
+                            /** @description Reused: the window holds the same messages as when it was generated. */
+                            cached: boolean;
+                            conversation_id: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            generated_at: string;
+                            level: string;
+                            /** @description What produced the summary (the bridge decides). */
+                            model: string | null;
+                            note?: string;
+                            /** @description Messages in the window */
+                            source_count: number;
+                            /** @description Empty when the window holds no messages (see note). */
+                            summary: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            window_end: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            window_start: string;
+                            word_count: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health of each component (no auth) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checks: {
+                                [key: string]: {
+                                    error?: string;
+                                    latency_ms: number;
+                                    status: "ok" | "error";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            status: "healthy" | "unhealthy";
+                            timestamp: string;
+                            uptime_seconds: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checks: {
+                                [key: string]: {
+                                    error?: string;
+                                    latency_ms: number;
+                                    status: "ok" | "error";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            status: "healthy" | "unhealthy";
+                            timestamp: string;
+                            uptime_seconds: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tools with their JSON schemas (protocol 1.0) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/{tool}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Call a tool; the answer is the envelope {success, data, error} */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tool: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (no auth) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service statistics */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            embeddings_count: number;
+                            /** @description Server errors since start: responses with status >= 500 other than 503 */
+                            errors_total: number;
+                            requests_total: number;
+                            storage_size_mb: number;
+                            total_conversations: number;
+                            total_messages: number;
+                            /** @description 503 responses since start: starting up, the bridge not ready or down, or load shed; not a fault of memsvc */
+                            unavailable_total: number;
+                            uptime_seconds: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

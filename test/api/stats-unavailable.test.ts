@@ -1,0 +1,22 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { unusedPort } from '../helpers/fake-bridge.js';
+import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+
+describe('/stats tells unavailability (503) apart from server errors', () => {
+  let running: RunningController;
+  // No bridge answers: as while it starts, /health is 503.
+  before(async () => { running = await runController({ bridgeUrl: `http://127.0.0.1:${await unusedPort()}` }); });
+  after(async () => {
+    await running.stop();
+    removeDir(running.dataDir);
+  });
+
+  test('503s count as unavailable_total, not errors_total', async () => {
+    assert.equal((await running.api('GET', '/health')).status, 503);
+    assert.equal((await running.api('GET', '/health')).status, 503);
+    const stats = (await running.api('GET', '/stats')).body;
+    assert.equal(stats.unavailable_total, 2);
+    assert.equal(stats.errors_total, 0);
+  });
+});
