@@ -41,7 +41,6 @@ export interface Components {
   rocchio: boolean;
   rm3: boolean;
   author?: boolean;
-  stripAuthors?: 'dense' | 'both';
   keywordWeight?: number;
   neighbourWeight?: number;
   authorWeight?: number;
@@ -52,7 +51,7 @@ export interface Components {
   feedbackHits?: number;
 }
 
-export const DEFAULT_COMPONENTS: Components = { neighbours: true, session: false, rocchio: false, rm3: false };
+export const DEFAULT_COMPONENTS: Components = { neighbours: true, author: true, session: false, rocchio: false, rm3: false };
 
 interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array }
 interface Question { text: string; category: number; evidence: Set<string> }
@@ -118,14 +117,8 @@ const mix = (a: ScoredKey[], b: ScoredKey[], weightOfB: number) =>
 
 /** The search pipeline with the given components, as the search service runs it. */
 export function retrieve(corpus: Corpus, composer: VectorComposer, question: string, on: Components): number[] {
-  let words = queryTerms(question);
-  let queryVector = composer.compose(question);
-  if (on.stripAuthors) {
-    const authors = new Set(corpus.messages.map((m) => authorOf(m.content)?.toLowerCase()).filter((a) => a));
-    const stripped = question.split(/\b/).filter((w) => !authors.has(w.toLowerCase())).join('');
-    queryVector = composer.compose(stripped);
-    if (on.stripAuthors === 'both') words = queryTerms(stripped);
-  }
+  const words = queryTerms(question);
+  const queryVector = composer.compose(question);
   let keyword = corpus.fullText(words, DEPTH);
   let dense = nearest(corpus, queryVector, DEPTH);
   let ranking = fuse(keyword, dense, on.keywordWeight);
@@ -142,7 +135,7 @@ export function retrieve(corpus: Corpus, composer: VectorComposer, question: str
     if (on.rm3) {
       const terms = expansionTerms(feedback.map((item) => ({ text: item.message.content, score: item.score })),
         ranking.map((item) => corpus.messages[item.key]!.content), words);
-      keyword = mix(keyword, corpus.fullText(terms, DEPTH), on.rm3Weight ?? 0.3);
+      keyword = mix(keyword, corpus.fullText(terms, DEPTH), on.rm3Weight ?? 0.15);
     }
     ranking = fuse(keyword, dense, on.keywordWeight);
     if (on.author && on.authorStage === 'early') ranking = byAuthor(ranking);
@@ -153,7 +146,7 @@ export function retrieve(corpus: Corpus, composer: VectorComposer, question: str
   }
   if (on.author && on.authorStage !== 'early') ranking = byAuthor(ranking);
   if (on.session) {
-    ranking = passSessionEvidence(ranking, (key) => corpus.messages[key]?.session, on.sessionWeight ?? SESSION_WEIGHT, (on as { top?: number }).top);
+    ranking = passSessionEvidence(ranking, (key) => corpus.messages[key]?.session, on.sessionWeight ?? SESSION_WEIGHT);
   }
   return ranking.map((item) => item.key);
 }
@@ -188,17 +181,16 @@ export async function loadCorpora(path: string) {
   return { composer, corpora: samples.map((sample) => buildCorpus(sample, composer)), samples };
 }
 
+const OLD: Components = { ...DEFAULT_COMPONENTS, author: false, session: false };
 const VARIANTS: Array<[string, Components]> = [
-  ['baseline: bm25+context, dense, fusion (no neighbours)', { neighbours: false, session: false, rocchio: false, rm3: false }],
-  ['+ neighbour propagation (the old default)', DEFAULT_COMPONENTS],
-  ['+ session evidence', { ...DEFAULT_COMPONENTS, session: true }],
-  ['+ Rocchio (dense feedback)', { ...DEFAULT_COMPONENTS, rocchio: true }],
-  ['+ RM3 (keyword feedback)', { ...DEFAULT_COMPONENTS, rm3: true }],
-  ['all', { neighbours: true, session: true, rocchio: true, rm3: true }],
-  ['all - neighbours', { neighbours: false, session: true, rocchio: true, rm3: true }],
-  ['all - session', { neighbours: true, session: false, rocchio: true, rm3: true }],
-  ['all - Rocchio', { neighbours: true, session: true, rocchio: false, rm3: true }],
-  ['all - RM3', { neighbours: true, session: true, rocchio: true, rm3: false }],
+  ['bm25+context and dense, fused (no neighbours)', { ...OLD, neighbours: false }],
+  ['+ neighbour propagation (the previous default)', OLD],
+  ['+ session evidence', { ...OLD, session: true }],
+  ['+ named author (DEFAULT)', DEFAULT_COMPONENTS],
+  ['default - neighbour propagation', { ...DEFAULT_COMPONENTS, neighbours: false }],
+  ['default + session evidence (search: off; context: on)', { ...DEFAULT_COMPONENTS, session: true }],
+  ['default + Rocchio (dense feedback, not kept)', { ...DEFAULT_COMPONENTS, rocchio: true }],
+  ['default + RM3 (keyword feedback, not kept)', { ...DEFAULT_COMPONENTS, rm3: true }],
 ];
 
 function printTable(title: string, corpora: readonly Corpus[], composer: VectorComposer, variants: Array<[string, Components]>) {

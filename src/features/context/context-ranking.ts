@@ -42,7 +42,7 @@ export const DEFAULT_TUNING: Readonly<RelevanceTuning> = Object.freeze({
   keywordShare: 0.7,
   neighbourWeight: 0.3,
   authorWeight: 0.5,
-  sessionWeight: 0.15,
+  sessionWeight: 0.6,
 });
 
 /** The ranking before named authors and session evidence (context_refinement: false). */

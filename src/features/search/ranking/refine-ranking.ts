@@ -1,6 +1,6 @@
 import type { MessageHit, ScoredKey } from '../../../domain/search.js';
 import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from './author-match.js';
-import { passSessionEvidence, SESSION_WEIGHT } from './session-evidence.js';
+import { passSessionEvidence } from './session-evidence.js';
 
 /** The second ranking stage after fusion and neighbour propagation; 0 switches a component off. */
 export interface Refinement {
@@ -10,10 +10,11 @@ export interface Refinement {
   sessionWeight: number;
 }
 
-/** Chosen with scripts/locomo-ablation.ts on three LoCoMo samples and checked on the two held out (docs/search.md). */
+/** Chosen with scripts/locomo-ablation.ts (docs/search.md). */
 export const DEFAULT_REFINEMENT: Readonly<Refinement> = Object.freeze({
   authorWeight: AUTHOR_WEIGHT,
-  sessionWeight: SESSION_WEIGHT,
+  // On top of named authors it did not win in every LoCoMo category for search (it does for context assembly).
+  sessionWeight: 0,
 });
 
 export interface RefinedRanking {
