@@ -130,9 +130,9 @@ async function tune(stack: LocalStack, clock: SettableClock, samples: readonly S
   const results: Array<{ tuning: RelevanceTuning; cells: number[] }> = [];
   // Importance is the same for every LoCoMo message and no label is preferred, so only relevance,
   // recency and their mix matter here; importance and label keep their share of the rest.
-  for (const keywordShare of [0.5, 0.7, 0.8, 0.9, 1]) {
-    for (const neighbourWeight of [0, 0.15, 0.3, 0.5]) {
-      for (const recency of [0, 0.05, 0.15]) {
+  for (const keywordShare of [0.7, 0.8]) {
+    for (const neighbourWeight of [0.15, 0.3]) {
+      for (const recency of [0, 0.05]) {
         const tuning = { ...DEFAULT_TUNING, keywordShare, neighbourWeight, recency,
           relevance: 1 - recency - DEFAULT_TUNING.importance - DEFAULT_TUNING.label };
         results.push({ tuning, cells: score(tuning) });
@@ -146,6 +146,14 @@ async function tune(stack: LocalStack, clock: SettableClock, samples: readonly S
       `relevance ${tuning.relevance.toFixed(2)}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
   }
   console.log(`default ${JSON.stringify(DEFAULT_TUNING)}: ${score(DEFAULT_TUNING).map((c) => c.toFixed(3)).join(' / ')}`);
+  // The second stage shared with search (docs/search.md): named authors and session evidence, on and off.
+  console.log('\nnamed-author weight x session weight (share at budgets 1000/2000/4000):');
+  for (const authorWeight of [0, 0.25, 0.5, 1]) {
+    for (const sessionWeight of [0, 0.15, 0.3, 0.6]) {
+      const cells = score({ ...DEFAULT_TUNING, authorWeight, sessionWeight });
+      console.log(`  author ${authorWeight} session ${sessionWeight}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
+    }
+  }
 }
 
 async function main(): Promise<void> {

@@ -20,6 +20,7 @@ import { labelRoutes } from './features/labels/labels.routes.js';
 import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
+import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
 import { contextRoutes } from './features/context/context.routes.js';
 import { VectorIndexHolder } from './features/search/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
@@ -55,6 +56,8 @@ export interface Controller {
   context: ContextService;
   embeddings: EmbeddingsService;
   worker: EmbeddingWorker;
+  /** The vector index and its catch-up after a start (status for /health). */
+  holder: VectorIndexHolder;
   close(): Promise<void>;
 }
 
@@ -92,6 +95,11 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onEmbedded: (count) => embeddedTotal.inc(count),
   }, log);
 
+  // Deleted messages also drop out of search results by themselves (hits are read from the store).
+  const removeFromIndex = (keys: readonly number[]) => {
+    holder.current().index?.remove(keys).catch((error: unknown) => log.warn({ err: error }, 'removing vectors from the index failed'));
+  };
+
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
   const conversations = new ConversationService({
     store,
@@ -107,15 +115,17 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       maxMetadataBytes: config.limits.max_metadata_bytes,
     },
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: (keys) => holder.current().index?.remove(keys),
+    onConversationDeleted: (keys) => removeFromIndex(keys),
   });
   const search = new SearchService({
     provider, holder, vectors, reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
+    refinement: { authorWeight: config.search.author_weight, sessionWeight: config.search.session_weight },
   });
   const context = new ContextService({
     rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
+    tuning: config.search.context_refinement ? DEFAULT_TUNING : UNREFINED_TUNING,
   });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
@@ -140,7 +150,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
     },
     onMessagesStored: () => worker.wake(),
-    onMessagesRemoved: (keys) => holder.current().index?.remove(keys),
+    onMessagesRemoved: (keys) => removeFromIndex(keys),
   });
 
   const checks: HealthCheck[] = [
@@ -156,7 +166,10 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       },
       details: async () => {
         const status = await embeddings.status();
-        return { model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed };
+        return {
+          model: status.model, indexed: status.indexed, pending: status.pending, failed: status.failed,
+          index_catch_up: holder.catchUpStatus().state,
+        };
       },
     },
     { name: 'llm_bridge', run: async () => { await provider.health(); }, details: async () => ({ url: config.bridge.url }) },
@@ -188,7 +201,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
     await worker.stop();
+    await holder.close();
     await storage.close();
   });
-  return { app, storage, store, conversations, search, context, embeddings, worker, close: () => app.close() };
+  return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
 }

@@ -14,5 +14,6 @@ export async function openStorage(config: Config): Promise<Storage> {
   return openSqliteStorage(config.server.data_dir, {
     synchronous: config.storage.durability === 'full' ? 'FULL' : 'NORMAL',
     maxSizeMb: config.storage.max_size_mb,
+    exactMaxCandidates: config.search.exact_max_candidates,
   });
 }

@@ -12,18 +12,19 @@ export interface ListeningController {
 /**
  * The real controller (same composition root as `npm start`) on `dataDir`,
  * listening on 127.0.0.1 at an ephemeral port, without logging, rate limit,
- * embedding worker or bridge. Override keys the schema does not know (yet)
+ * embedding worker or bridge (unless given a bridge URL). Override keys the schema does not know (yet)
  * are dropped by the config loader.
  */
-export async function startController(dataDir: string): Promise<ListeningController> {
+export async function startController(dataDir: string, bridgeUrl?: string): Promise<ListeningController> {
   const config = loadConfig({
     file: '/nonexistent',
     env: {},
     overrides: {
       server: { data_dir: dataDir, host: '127.0.0.1', port: 0 },
       rate_limit: { enabled: false },
-      embedding_worker: { enabled: false },
-      bridge: { start: false },
+      // With a bridge (its own process, see bench/lib/bridge.ts) the embedding worker runs as in production.
+      embedding_worker: bridgeUrl ? { enabled: true } : { enabled: false },
+      bridge: bridgeUrl ? { start: false, url: bridgeUrl } : { start: false },
     },
   });
   const apiKey = `bench_${randomBytes(24).toString('base64url')}`;

@@ -7,13 +7,14 @@ import { isServerTask } from './server-task.js';
 import type { ChildReply, ParentCommand } from './server.js';
 
 const dataDir = process.argv[2];
+const bridgeUrl = process.argv[3];
 if (!dataDir || !process.send) {
   process.stderr.write('server-child: expected a data dir argument and an IPC channel\n');
   process.exit(2);
 }
 
 const send = (reply: ChildReply, then?: () => void) => process.send!(reply, undefined, undefined, then);
-const { controller, baseUrl, apiKey } = await startController(dataDir);
+const { controller, baseUrl, apiKey } = await startController(dataDir, bridgeUrl);
 let closing = false;
 
 process.on('message', (command: ParentCommand) => {

@@ -45,6 +45,8 @@ export interface BenchServerOptions {
   keepData?: boolean;
   /** Use (and keep) this data dir instead of a fresh temp dir, e.g. to reuse a seeded store across runs. */
   dataDir?: string;
+  /** Run the embedding worker against this bridge (default: no bridge, no worker). */
+  bridgeUrl?: string;
 }
 
 /** IPC protocol between startBenchServer and server-child.ts. */
@@ -80,7 +82,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   };
 
   if (options.mode === 'in-process') {
-    const { controller, baseUrl, apiKey } = await startController(dataDir);
+    const { controller, baseUrl, apiKey } = await startController(dataDir, options.bridgeUrl);
     return {
       mode: 'in-process', baseUrl, apiKey, dataDir, databaseSize,
       exec: (task, args) => task.run(controller, args),
@@ -95,7 +97,8 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
     };
   }
 
-  const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)), [dataDir], {
+  const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)),
+    options.bridgeUrl ? [dataDir, options.bridgeUrl] : [dataDir], {
     execArgv: ['--import', import.meta.resolve('tsx')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

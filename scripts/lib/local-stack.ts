@@ -60,8 +60,9 @@ export async function startLocalStack(options: { dataDir: string; overrides?: De
     async waitForEmbeddings(timeoutMs = 30 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const { pending } = (await api('GET', '/api/v1/embeddings/status')).body as { pending: number };
-        if (pending === 0) return;
+        const { pending, searchable } = (await api('GET', '/api/v1/embeddings/status')).body as
+          { pending: number; searchable: boolean };
+        if (searchable) return;
         if (Date.now() > deadline) throw new Error(`${pending} messages still pending after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

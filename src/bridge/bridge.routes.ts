@@ -31,11 +31,11 @@ export const bridgeRoutes: FastifyPluginAsyncTypebox<BridgeRoutesOptions> = asyn
   app.post('/embed', { schema: embedRoute }, async (request, reply) => {
     const { embeddings } = providers;
     const vectors = await embeddings.embed(request.body.texts, { signal: clientGone(reply) });
-    return {
-      model: embeddings.model,
-      dimension: vectors[0]?.length ?? embeddings.dimension,
-      embeddings: vectors.map((v) => Array.from(v)),
-    };
+    const dimension = vectors[0]?.length ?? embeddings.dimension;
+    if (request.body.encoding_format === 'base64') {
+      return { model: embeddings.model, dimension, embeddings_base64: vectors.map(toBase64) };
+    }
+    return { model: embeddings.model, dimension, embeddings: vectors.map((v) => Array.from(v)) };
   });
 
   app.post('/v1/embeddings', { schema: openAiEmbeddingsRoute }, async (request, reply) => {
@@ -53,7 +53,7 @@ export const bridgeRoutes: FastifyPluginAsyncTypebox<BridgeRoutesOptions> = asyn
       data: vectors.map((v, index) => ({
         object: 'embedding' as const,
         index,
-        embedding: format === 'base64' ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : Array.from(v),
+        embedding: format === 'base64' ? toBase64(v) : Array.from(v),
       })),
       model: embeddings.model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
@@ -136,6 +136,11 @@ function clientGone(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/** Little-endian float32 bytes in base64 (OpenAI's `encoding_format: "base64"`). */
+function toBase64(vector: Float32Array): string {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
 }
 
 /** A rough token count (about 4 characters per token) for OpenAI's usage field. */

@@ -51,11 +51,17 @@ const openAiErrorResponses = {
 // POST /embed
 export const EmbedRequest = Type.Object({
   texts: Type.Array(Text, { minItems: 1, maxItems: MAX_EMBED_TEXTS, description: `1..${MAX_EMBED_TEXTS} texts, each at most ${MAX_TEXT_CHARS} characters.` }),
+  encoding_format: Type.Optional(Type.Union([Type.Literal('float'), Type.Literal('base64')], {
+    description: 'float (default): `embeddings` as JSON numbers. base64: `embeddings_base64`, a quarter of the bytes and no number parsing.',
+  })),
 });
 export const EmbedResponse = Type.Object({
   model: Type.String({ description: 'Identifier of the embedding model; store it with the vectors.' }),
   dimension: Type.Integer(),
-  embeddings: Type.Array(Type.Array(Type.Number()), { description: 'One L2-normalized vector per text, in input order.' }),
+  embeddings: Type.Optional(Type.Array(Type.Array(Type.Number()), { description: 'One L2-normalized vector per text, in input order (encoding_format float).' })),
+  embeddings_base64: Type.Optional(Type.Array(Type.String(), {
+    description: 'encoding_format base64: per text, base64 of its vector as little-endian float32, as OpenAI encodes them.',
+  })),
 });
 export type EmbedRequest = Static<typeof EmbedRequest>;
 export const embedRoute = {

@@ -97,7 +97,7 @@ export interface paths {
         put?: never;
         /**
          * Assemble a ranked, token-budgeted context for an LLM prompt
-         * @description Array of messages with citation metadata by default; one context string with format "text" (or when max_tokens is given). See README, "Context assembly".
+         * @description Array of messages with citation metadata by default; one context string with format "text" (or when max_tokens is given). See docs/api.md, "Context assembly".
          */
         post: {
             parameters: {
@@ -1531,6 +1531,17 @@ export interface paths {
                             dimension: number | null;
                             done: number;
                             failed: number;
+                            index_catch_up: {
+                                /** @description Stored vectors the saved graph lacked, added since the start */
+                                added: number;
+                                error: string | null;
+                                finished_at: string | null;
+                                indexed: number;
+                                loaded_saved: boolean | null;
+                                started_at: string | null;
+                                /** @description empty, loading (the saved graph), catching_up (adding the vectors it lacks), ready or failed */
+                                state: string;
+                            };
                             indexed: number;
                             model: string | null;
                             model_mismatch: {
@@ -1544,6 +1555,8 @@ export interface paths {
                                 started_at: string;
                                 total: number;
                             } | null;
+                            /** @description Every stored vector is in the index: nothing pending, nothing being inserted, no catch-up after a start running */
+                            searchable: boolean;
                             worker: {
                                 [key: string]: unknown;
                             };
@@ -2330,6 +2343,8 @@ export interface paths {
                             mode: "hybrid" | "semantic" | "keyword";
                             page: number;
                             page_size: number;
+                            /** @description true while the vector index is still catching up after a start: semantic results may miss messages */
+                            partial?: boolean;
                             /** @description semantic and hybrid: messages stored but not embedded yet, which vectors cannot find so far */
                             pending_embeddings?: number;
                             results: {

@@ -113,6 +113,14 @@ export const ConfigSchema = Type.Object({
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
+    /** SQLite driver: a filtered semantic search matching at most this many vectors scans them exactly instead of the index. */
+    exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
+    /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
+    author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
+    /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */
+    session_weight: Type.Number({ default: 0, minimum: 0, maximum: 10 }),
+    /** Context assembly: named authors (0.5) and session evidence (0.6) in the relevance ranking; false = the previous ranking. */
+    context_refinement: Type.Boolean({ default: true }),
   }, { default: {} }),
   mcp: Type.Object({
     /** Where `memsvc mcp` (stdio) finds the running service; empty: http://<server.host>:<server.port>. */

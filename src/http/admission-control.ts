@@ -97,6 +97,8 @@ export function registerAdmissionControl(app: FastifyInstance, options: Admissio
     // The response's close covers every normal end; the socket's, a client gone mid-body.
     reply.raw.once('close', release);
     request.raw.socket?.once('close', release);
+    // A client that went away while queued closed its socket before these listeners existed.
+    if (request.raw.socket?.destroyed !== false) release();
   });
   return pools;
 }

@@ -39,6 +39,10 @@ export interface EmbeddingQueue {
   resetAll(): Promise<void>;
   /** All stored vectors in key order, in chunks, for rebuilding the approximate index. */
   allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>>;
+  /** The keys of all stored vectors in key order, in pages (the index's catch-up after a start). */
+  vectorKeys(pageSize: number): AsyncIterable<number[]>;
+  /** Stored vectors of these keys (keys without a vector are left out), in no particular order. */
+  vectorsByKey(keys: readonly number[]): Promise<Array<{ key: number; vector: Float32Array }>>;
   recordedModel(): Promise<EmbeddingModelInfo | null>;
   /** Records the model when none is recorded yet; returns the model recorded now (the first writer's). */
   recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo>;

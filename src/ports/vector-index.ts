@@ -1,17 +1,27 @@
 import type { ScoredKey } from '../domain/search.js';
 
-/** Approximate nearest-neighbour index over message vectors (cosine similarity). Keys are message keys. */
+/**
+ * Approximate nearest-neighbour index over message vectors (cosine similarity).
+ * Keys are message keys. Asynchronous: the index works off the request thread.
+ */
 export interface VectorIndex {
   readonly dimension: number;
+  /** Entries as of the last answer from the index. */
   size(): number;
-  add(keys: readonly number[], vectors: readonly Float32Array[]): void;
-  remove(keys: readonly number[]): void;
+  add(keys: readonly number[], vectors: readonly Float32Array[]): Promise<void>;
+  remove(keys: readonly number[]): Promise<void>;
   /** Up to k nearest keys with cosine similarity in -1..1, best first. */
-  search(query: Float32Array, k: number): ScoredKey[];
+  search(query: Float32Array, k: number): Promise<ScoredKey[]>;
+  /** The keys of `keys` the index does not hold yet. */
+  missing(keys: readonly number[]): Promise<number[]>;
   /** Persists to disk so the next start need not rebuild. */
-  save(): void;
-  clear(): void;
+  save(): Promise<void>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
 }
 
-/** Opens (or creates) the local index of a model; `loaded` tells whether a saved index was found. */
-export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: boolean };
+/**
+ * Opens (or creates) the local index of a model without waiting for a saved
+ * graph to load: `loaded` settles when it has (true) or when none was usable (false).
+ */
+export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: Promise<boolean> };

@@ -24,6 +24,8 @@ export interface EmbeddingWorkerState {
   /** Consecutive failures to reach the bridge; the wait between tries grows with it. */
   consecutiveFailures: number;
   embeddedSinceStart: number;
+  /** Vectors stored and on their way into the index (searchable once this is 0). */
+  indexing: number;
 }
 
 /**
@@ -35,9 +37,11 @@ export class EmbeddingWorker {
   private timer: NodeJS.Timeout | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   private cycle: Promise<void> | null = null;
+  /** The previous batch's insert into the index thread: the next batch is embedded while it runs. */
+  private indexing: Promise<void> = Promise.resolve();
   private stopped = true;
   private readonly state: EmbeddingWorkerState = {
-    running: false, lastError: null, lastSuccessAt: null, consecutiveFailures: 0, embeddedSinceStart: 0,
+    running: false, lastError: null, lastSuccessAt: null, consecutiveFailures: 0, embeddedSinceStart: 0, indexing: 0,
   };
 
   constructor(
@@ -52,7 +56,7 @@ export class EmbeddingWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.state.running = true;
-    this.saveTimer = setInterval(() => this.holder.save(), this.options.saveIntervalMs);
+    this.saveTimer = setInterval(() => void this.holder.save(), this.options.saveIntervalMs);
     this.saveTimer.unref();
     this.schedule(0);
   }
@@ -63,7 +67,8 @@ export class EmbeddingWorker {
     if (this.timer) clearTimeout(this.timer);
     if (this.saveTimer) clearInterval(this.saveTimer);
     await this.cycle;
-    this.holder.save();
+    await this.indexing;
+    await this.holder.save();
   }
 
   /** New work arrived: run now instead of at the next poll (unless backing off after failures). */
@@ -84,7 +89,10 @@ export class EmbeddingWorker {
         continue;
       }
       const { pending } = await this.queue.counts();
-      if (pending === 0 || this.holder.current().mismatch) return;
+      if (pending === 0 || this.holder.current().mismatch) {
+        await this.indexing;
+        return;
+      }
       if (this.state.consecutiveFailures > 0) throw new Error(this.state.lastError ?? 'embedding failed');
       this.cycle = this.runCycle();
     }
@@ -134,7 +142,16 @@ export class EmbeddingWorker {
     const stored = await this.queue.complete(result.model, items);
     const storedKeys = new Set(stored);
     const kept = items.filter((item) => storedKeys.has(item.key));
-    this.holder.current().index?.add(kept.map((item) => item.key), kept.map((item) => item.vector));
+    // One insert in flight at most: it runs in the index thread while the next batch is embedded.
+    await this.indexing;
+    const index = this.holder.current().index;
+    if (index && kept.length > 0) {
+      this.state.indexing = kept.length;
+      this.indexing = index.add(kept.map((item) => item.key), kept.map((item) => item.vector)).catch((error: unknown) => {
+        // The vectors are stored; the index catches up with them on the next start.
+        this.log.error({ err: error }, 'adding vectors to the index failed');
+      }).finally(() => { this.state.indexing = 0; });
+    }
     this.state.embeddedSinceStart += kept.length;
     this.options.onEmbedded?.(kept.length);
     this.state.lastSuccessAt = new Date().toISOString();

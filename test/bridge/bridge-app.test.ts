@@ -57,6 +57,19 @@ describe('bridge app, builtin providers', () => {
     assert.equal(health.providers.embeddings.model, 'test-embedder-v1');
   });
 
+  test('POST /embed with encoding_format base64 answers the same vectors as little-endian float32', async () => {
+    const texts = ['hello world', 'another text'];
+    const [floats, packed] = await Promise.all([
+      post('/embed', { texts }), post('/embed', { texts, encoding_format: 'base64' })]);
+    assert.equal(packed.status, 200);
+    assert.deepEqual(Object.keys(packed.body).sort(), ['dimension', 'embeddings_base64', 'model']);
+    const decoded = packed.body.embeddings_base64.map((encoded: string) => {
+      const bytes = Buffer.from(encoded, 'base64');
+      return Array.from({ length: bytes.byteLength / 4 }, (_, i) => bytes.readFloatLE(i * 4));
+    });
+    assert.deepEqual(decoded, floats.body.embeddings.map((v: number[]) => v.map((x) => Math.fround(x))));
+  });
+
   test('POST /embed rejects bad input with 400 naming the field', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ texts: [] }, /texts/],

@@ -196,3 +196,30 @@ describe('memsvc command line against a running service', () => {
     assert.ok(existsSync(server.dataDir));
   });
 });
+
+describe('memsvc import of a file far larger than one request may be', () => {
+  let server: TestServer;
+  let work: string;
+  before(async () => {
+    server = await startTestServer({ overrides: { server: { body_limit_bytes: 64 * 1024 } } });
+    work = mkdtempSync(join(tmpdir(), 'memsvc-cli-big-'));
+  });
+  after(async () => {
+    await server.stop();
+    removeDir(work);
+  });
+
+  test('a json document 10x the body limit is streamed in batches that each fit', async () => {
+    const padding = 'x'.repeat(2000);
+    const conversations = Array.from({ length: 400 }, (_, i) => ({
+      label: `big ${i}`, folder: '/big', messages: [{ role: 'user', content: `record ${i} ${padding}` }],
+    }));
+    const file = join(work, 'big.json');
+    writeFileSync(file, JSON.stringify({ format: 'json', version: 1, conversations }));
+    assert.ok(statSync(file).size > 10 * 64 * 1024);
+    const env = cliEnv({ MEMSVC_API_KEY: server.apiKey, MEMSVC_MCP_SERVER_URL: server.baseUrl });
+    const result = await runCli(['import', file, '--batch-size', '20'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/big')).json.count, 400);
+  });
+});

@@ -84,7 +84,7 @@ describe('context assembly API', () => {
       ids[key] = created.body.id;
     }
     assert.equal((await api('PUT', `/api/v1/conversations/${ids.archived}/archive`)).status, 200);
-    await eventually(() => api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0);
+    await eventually(() => api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true);
   });
 
   after(async () => {

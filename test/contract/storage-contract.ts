@@ -56,8 +56,9 @@ async function embedAll(storage: Storage, vectorOf: (content: string) => number[
     const stored = await storage.embeddings.complete('test-model', batch.map((message, i) => ({ key: message.key, vector: vectors[i]! })));
     const kept = new Set(stored);
     const items = batch.map((message, i) => ({ key: message.key, vector: vectors[i]! })).filter((item) => kept.has(item.key));
-    holder.current().index?.add(items.map((item) => item.key), items.map((item) => item.vector));
+    await holder.current().index?.add(items.map((item) => item.key), items.map((item) => item.vector));
   }
+  await holder.caughtUp();
   return { holder, vectors: storage.vectorSearch(() => holder.current().index) };
 }
 

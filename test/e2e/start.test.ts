@@ -67,7 +67,7 @@ describe('npm start (controller + bridge processes)', () => {
       label: 'pets', folder: '/home', messages: [{ role: 'user', content: 'Our cat sleeps on the warm laptop keyboard all day.' }],
     });
     assert.equal(created.status, 201);
-    await eventually(() => api('GET', '/api/v1/embeddings/status'), (s) => s.body.pending === 0 && s.body.done === 1, 90_000);
+    await eventually(() => api('GET', '/api/v1/embeddings/status'), (s) => s.body.searchable && s.body.done === 1, 90_000);
     const found = await api('POST', '/api/v1/query', { query: 'kitten napping on a computer', mode: 'semantic', limit: 1 });
     assert.equal(found.body.results[0].conversation_id, created.body.id);
     const health = await api('GET', '/health');

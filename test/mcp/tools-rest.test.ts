@@ -74,7 +74,7 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
 
   test('memory_search finds stored messages with the spec data fields', async () => {
     await call('memory_store', { label: 'recipes', messages: [{ role: 'user', content: 'sourdough starter needs feeding daily' }] });
-    await eventually(() => running.api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0);
+    await eventually(() => running.api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true);
     const found = await call('memory_search', { query: 'sourdough starter', limit: 3 });
     assert.equal(found.body.success, true);
     assert.equal(found.body.data.query, 'sourdough starter');

@@ -29,7 +29,7 @@ export async function create(server: RunningController, body: Record<string, unk
 }
 
 export const waitForEmbeddings = (server: RunningController) =>
-  eventually(() => server.api('GET', '/api/v1/embeddings/status'), (r) => r.body?.pending === 0);
+  eventually(() => server.api('GET', '/api/v1/embeddings/status'), (r) => r.body?.searchable === true);
 
 /** A raw call: any content type, the body as text. */
 export async function rawCall(server: RunningController, method: string, path: string,

@@ -11,7 +11,7 @@ const conversation = (label: string, ...contents: string[]) => ({
 
 const status = async (running: RunningController) => (await running.api('GET', '/api/v1/embeddings/status')).body;
 const allEmbedded = (running: RunningController) =>
-  eventually(() => status(running), (s) => s.pending === 0 && s.done > 0);
+  eventually(() => status(running), (s) => s.searchable && s.done > 0);
 
 describe('embedding pipeline', () => {
   let bridge: FakeBridge;
@@ -79,13 +79,20 @@ describe('embedding pipeline', () => {
 
       await running.stop();
       running = await runController({ bridgeUrl: bridge.url, dataDir: running.dataDir });
-      assert.equal((await status(running)).indexed, 2);
+      let restarted = await eventually(() => status(running), (s) => s.index_catch_up.state === 'ready');
+      assert.equal(restarted.indexed, 2);
+      assert.equal(restarted.index_catch_up.loaded_saved, true);
+      assert.equal(restarted.index_catch_up.added, 0, 'the saved graph held every vector: nothing re-added');
       assert.equal((await search()).body.results[0].content, 'sourdough bread recipe');
+      assert.equal((await search()).body.partial, undefined);
 
       await running.stop();
       rmSync(join(running.dataDir, 'vectors'), { recursive: true, force: true });
       running = await runController({ bridgeUrl: bridge.url, dataDir: running.dataDir });
-      assert.equal((await status(running)).indexed, 2);
+      restarted = await eventually(() => status(running), (s) => s.index_catch_up.state === 'ready');
+      assert.equal(restarted.indexed, 2);
+      assert.equal(restarted.index_catch_up.loaded_saved, false);
+      assert.equal(restarted.index_catch_up.added, 2, 'the missing graph is refilled from the stored vectors');
       assert.equal((await search()).body.results[0].content, 'sourdough bread recipe');
     } finally {
       await running.stop();
@@ -119,7 +126,7 @@ describe('embedding pipeline', () => {
       const rebuild = await running.api('POST', '/api/v1/rebuild-embeddings');
       assert.equal(rebuild.status, 202);
       assert.equal(rebuild.body, null);
-      const rebuilt = await eventually(() => status(running), (s) => s.pending === 0 && s.done === 2);
+      const rebuilt = await eventually(() => status(running), (s) => s.searchable && s.done === 2);
       assert.equal(rebuilt.model, 'fake-embedder-v2');
       assert.equal(rebuilt.model_mismatch, null);
       assert.equal(rebuilt.rebuild.total, 2);
@@ -140,11 +147,10 @@ describe('embedding pipeline', () => {
     try {
       const keep = await running.api('POST', '/api/v1/conversations', conversation('keep', 'violin lessons on monday'));
       const drop = await running.api('POST', '/api/v1/conversations', conversation('drop', 'violin concert tickets', 'violin strings'));
-      await eventually(() => status(running), (s) => s.done === 3);
+      await eventually(() => status(running), (s) => s.done === 3 && s.searchable);
       assert.equal((await running.api('DELETE', `/api/v1/conversations/${drop.body.id}`)).status, 200);
-      const s = await status(running);
-      assert.equal(s.done, 1);
-      assert.equal(s.indexed, 1);
+      assert.equal((await status(running)).done, 1);
+      await eventually(() => status(running), (s) => s.indexed === 1);
       assert.equal((await running.api('GET', '/stats')).body.embeddings_count, 1);
       const found = await running.api('POST', '/api/v1/query', { query: 'violin', mode: 'semantic', limit: 10 });
       assert.deepEqual(found.body.results.map((r: any) => r.conversation_id), [keep.body.id]);

@@ -95,7 +95,7 @@ describe('memory browser in a real browser', { skip }, () => {
         { role: 'user', content: `Standup ${index + 1}: shipped the ticket, reviewing pull requests.`, timestamp: daysAgo(index % 20, 9) },
       ] });
     }
-    await eventually(() => server.api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0 && r.body.done > 0);
+    await eventually(() => server.api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable && r.body.done > 0);
 
     userDataDir = mkdtempSync(join(tmpdir(), 'memsvc-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {

@@ -11,7 +11,9 @@ export interface BridgeClientOptions {
 interface EmbedResponse {
   model: string;
   dimension: number;
-  embeddings: number[][];
+  /** A bridge that does not know `encoding_format` answers with JSON numbers. */
+  embeddings?: number[][];
+  embeddings_base64?: string[];
 }
 
 /** The controller's view of the LLM bridge, over HTTP. Retries are the caller's (the embedding worker backs off). */
@@ -23,15 +25,15 @@ export class HttpBridgeClient implements EmbeddingProvider {
   }
 
   async embed(texts: readonly string[]): Promise<EmbeddingBatch> {
-    const body = await this.call<EmbedResponse>('POST', '/embed', { texts });
-    if (!Array.isArray(body.embeddings) || body.embeddings.length !== texts.length) {
-      throw new UpstreamError(`Bridge returned ${body.embeddings?.length ?? 0} embeddings for ${texts.length} texts`, false);
+    // base64 of float32: a quarter of the bytes of JSON numbers, and no number parsing on either side.
+    const body = await this.call<EmbedResponse>('POST', '/embed', { texts, encoding_format: 'base64' });
+    const vectors = Array.isArray(body.embeddings_base64)
+      ? body.embeddings_base64.map((encoded) => decodeFloat32(encoded, body.dimension))
+      : body.embeddings?.map((embedding) => Float32Array.from(embedding));
+    if (!vectors || vectors.length !== texts.length) {
+      throw new UpstreamError(`Bridge returned ${vectors?.length ?? 0} embeddings for ${texts.length} texts`, false);
     }
-    return {
-      model: body.model,
-      dimension: body.dimension,
-      vectors: body.embeddings.map((embedding) => Float32Array.from(embedding)),
-    };
+    return { model: body.model, dimension: body.dimension, vectors };
   }
 
   async health(): Promise<{ model?: string; dimension?: number }> {
@@ -44,4 +46,15 @@ export class HttpBridgeClient implements EmbeddingProvider {
   private call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     return callBridge<T>(this.baseUrl, this.options.timeoutMs, method, path, body, this.options.apiKey);
   }
+}
+
+/** Little-endian float32 from base64, copied into its own aligned buffer. */
+function decodeFloat32(encoded: unknown, dimension: number): Float32Array {
+  const bytes = typeof encoded === 'string' ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+  if (bytes.byteLength !== dimension * 4) {
+    throw new UpstreamError(`Bridge returned a base64 embedding of ${bytes.byteLength} bytes; expected ${dimension * 4}`, false);
+  }
+  const vector = new Float32Array(dimension);
+  new Uint8Array(vector.buffer).set(bytes);
+  return vector;
 }

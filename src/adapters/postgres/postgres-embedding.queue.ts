@@ -97,6 +97,24 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
     }
   }
 
+  async *vectorKeys(pageSize: number): AsyncIterable<number[]> {
+    let after = -1;
+    for (;;) {
+      const { rows } = await this.pool.query<{ key: number }>(`SELECT message_seq AS key
+        FROM message_vectors WHERE message_seq > $1 ORDER BY message_seq LIMIT $2`, [after, pageSize]);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.key;
+      yield rows.map((row) => row.key);
+    }
+  }
+
+  async vectorsByKey(keys: readonly number[]): Promise<Array<{ key: number; vector: Float32Array }>> {
+    if (keys.length === 0) return [];
+    const { rows } = await this.pool.query<{ key: number; embedding: string }>(`SELECT message_seq AS key,
+      embedding::text AS embedding FROM message_vectors WHERE message_seq = ANY($1::bigint[])`, [[...keys]]);
+    return rows.map((row) => ({ key: row.key, vector: fromVectorText(row.embedding) }));
+  }
+
   async recordedModel(): Promise<EmbeddingModelInfo | null> {
     const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
     return rows[0] ? (JSON.parse(rows[0].value) as EmbeddingModelInfo) : null;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ValidationError } from '../../domain/errors.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -22,7 +23,27 @@ export function createPool(url: string, size: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: size, types, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection (database restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  pool.query = (async (...args: unknown[]) => {
+    try {
+      return await query(...args);
+    } catch (error) {
+      throw clientError(error);
+    }
+  }) as typeof pool.query;
   return pool;
+}
+
+/** SQLSTATEs of text the database cannot hold (U+0000 in a filter value): the client's input, not a fault. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/** Errors caused by what the client sent become the same 400 the SQLite driver would give; others pass unchanged. */
+export function clientError(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  if (code !== undefined && UNSTORABLE_TEXT.has(code)) {
+    return new ValidationError('text must not contain the NUL character (U+0000)');
+  }
+  return error;
 }
 
 /**
@@ -44,7 +65,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
-    throw error;
+    throw clientError(error);
   } finally {
     client.release();
   }

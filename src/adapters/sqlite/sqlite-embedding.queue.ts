@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
+import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -14,7 +15,11 @@ export function blobToVector(blob: Buffer): Float32Array {
 }
 
 export class SqliteEmbeddingQueue implements EmbeddingQueue {
-  constructor(private readonly db: Database) {}
+  private readonly statements: StatementCache;
+
+  constructor(private readonly db: Database) {
+    this.statements = new StatementCache(db);
+  }
 
   /**
    * One process owns a SQLite store and its worker runs one batch at a time, so
@@ -92,6 +97,25 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
       after = rows[rows.length - 1]!.key;
       yield rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
     }
+  }
+
+  async *vectorKeys(pageSize: number): AsyncIterable<number[]> {
+    const page = this.db.prepare(`SELECT message_seq FROM message_vectors
+      WHERE message_seq > ? ORDER BY message_seq LIMIT ?`).pluck();
+    let after = -1;
+    for (;;) {
+      const keys = page.all(after, pageSize) as number[];
+      if (keys.length === 0) return;
+      after = keys[keys.length - 1]!;
+      yield keys;
+    }
+  }
+
+  async vectorsByKey(keys: readonly number[]): Promise<Array<{ key: number; vector: Float32Array }>> {
+    if (keys.length === 0) return [];
+    const rows = this.statements.get(`SELECT message_seq AS key, vector FROM message_vectors
+      WHERE ${inKeys('message_seq')}`).all(keysParam(keys)) as Array<{ key: number; vector: Buffer }>;
+    return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
   }
 
   async recordedModel(): Promise<EmbeddingModelInfo | null> {

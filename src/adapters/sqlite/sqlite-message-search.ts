@@ -23,10 +23,17 @@ interface HitRow {
   status: MessageHit['status'];
 }
 
+/** Matches scored per full-text query at most (the newest ones); measured by `npm run bench -- scale`. */
+export const FULL_TEXT_MAX_SCORED = 20_000;
+
 export class SqliteMessageSearch implements MessageSearchReader {
   private readonly statements: StatementCache;
 
-  constructor(db: Database) {
+  /**
+   * @param maxScored matches of one query scored at most: beyond it only the newest are ranked
+   *   (BM25 over a word in a large share of the store ranks by little more than its frequency in each message).
+   */
+  constructor(db: Database, private readonly maxScored = FULL_TEXT_MAX_SCORED) {
     this.statements = new StatementCache(db);
   }
 
@@ -40,14 +47,22 @@ export class SqliteMessageSearch implements MessageSearchReader {
     const bm25 = `bm25(messages_fts, 1.0, ${weight > 0 ? weight : 0})`;
     try {
       // bm25() is lower-is-better and negative; negate it so scores grow with relevance.
-      return this.statements.get(`
+      const ranked = (fromKey: number) => this.statements.get(`
         SELECT f.rowid AS key, -${bm25} AS score
         FROM messages_fts f
         JOIN messages m ON m.seq = f.rowid
         JOIN conversations c ON c.id = m.conversation_id
-        WHERE messages_fts MATCH ? AND ${where.sql}
+        WHERE messages_fts MATCH ? AND f.rowid >= ? AND ${where.sql}
         ORDER BY ${bm25}, f.rowid
-        LIMIT ?`).all(expression, ...where.params, limit) as ScoredKey[];
+        LIMIT ?`).all(expression, fromKey, ...where.params, limit) as ScoredKey[];
+      // A very common word matches a large share of the store: score only its newest matches,
+      // found by walking the index backwards without scoring. Rarer queries are scored in full.
+      const boundary = this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+        ORDER BY rowid DESC LIMIT 1 OFFSET ?`).pluck().get(expression, this.maxScored - 1) as number | undefined;
+      if (boundary === undefined) return ranked(0);
+      const bounded = ranked(boundary);
+      // A filter may leave too few of those: then the whole match set is scored after all.
+      return bounded.length >= limit ? bounded : ranked(0);
     } catch (error) {
       // The query was parsed and rendered from tokens only; FTS5 refusing it would be our bug, but it is still the query's.
       const message = (error as Error).message;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Storage } from '../../ports/storage.js';
-import { UsearchVectorIndex } from '../vector/usearch-vector.index.js';
+import { ThreadedVectorIndex } from '../vector/threaded-vector-index.js';
 import { SqliteContextReader } from './sqlite-context.reader.js';
 import { SqliteConversationArchive } from './sqlite-conversation.archive.js';
 import { SqliteConversationStore } from './sqlite-conversation.store.js';
@@ -12,13 +12,13 @@ import { SqliteMessageActivityReader } from './sqlite-message-activity.reader.js
 import { SqliteMessageSearch } from './sqlite-message-search.js';
 import { SqlitePruningReader } from './sqlite-pruning.reader.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
-import { SqliteVectorSearch } from './sqlite-vector-search.js';
+import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
 
 /** The embedded driver: one SQLite file (WAL, FTS5) in the data dir, and a usearch HNSW index beside it. */
-export function openSqliteStorage(dataDir: string, options: SqliteOpenOptions = {}): Storage {
+export function openSqliteStorage(dataDir: string, options: SqliteOpenOptions & SqliteVectorSearchOptions = {}): Storage {
   const file = join(dataDir, DATABASE_FILE);
   // Private whatever the umask: SQLite gives the WAL and shared-memory files the database file's mode.
   ensurePrivateDir(dataDir);
@@ -37,8 +37,11 @@ export function openSqliteStorage(dataDir: string, options: SqliteOpenOptions = 
     labelVectors: new SqliteLabelVectorReader(db),
     archive: new SqliteConversationArchive(db),
     activity: new SqliteMessageActivityReader(db),
-    openLocalIndex: (model, dimension) => UsearchVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension),
-    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex),
+    openLocalIndex: (model, dimension) => {
+      const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension);
+      return { index, loaded: index.loaded };
+    },
+    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),
     close: () => conversations.close(),
   };
 }

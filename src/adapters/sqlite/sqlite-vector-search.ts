@@ -7,40 +7,64 @@ import { blobToVector } from './sqlite-embedding.queue.js';
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
-/** Below this many filtered candidates, exact search beats the approximate index in recall at little cost. */
+/** Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
+/** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
+const MAX_INDEX_CANDIDATES = 4000;
+/** Headroom over the expected number of survivors, for graph error and an uneven spread of matches. */
+const OVERSAMPLE = 2;
+/** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
+const COUNT_CAP_FACTOR = 25;
+
+export interface SqliteVectorSearchOptions {
+  /** Filtered searches matching at most this many vectors are answered by an exact scan. */
+  exactMaxCandidates?: number;
+}
 
 /**
- * Vector search over the SQLite store: the in-process HNSW index, or an exact
- * scan of the stored vectors when a filter leaves few candidates.
+ * Vector search over the SQLite store, in one pass whatever the filter:
+ * - few matches (at most exactMaxCandidates): exact cosine over their stored vectors;
+ * - otherwise the HNSW index gives candidates, as many as the filter's
+ *   selectivity needs for `depth` to survive it, and one query keeps those that
+ *   pass the filter with their stored float32 vectors, which re-rank them exactly.
+ * The index holds f16 vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
+  private readonly exactMaxCandidates: number;
 
-  constructor(db: Database, private readonly localIndex: () => VectorIndex | null) {
+  constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions = {}) {
     this.statements = new StatementCache(db);
+    this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
   async nearest(vector: Float32Array, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const index = this.localIndex();
     if (index === null) return [];
-    const filtered = hasFilter(filter);
-    if (filtered) {
-      const candidates = this.countVectorsMatching(filter, EXACT_SEARCH_MAX_CANDIDATES + 1);
-      if (candidates <= EXACT_SEARCH_MAX_CANDIDATES) {
-        return exactTopK(vector, this.vectorsMatching(filter, EXACT_SEARCH_MAX_CANDIDATES), depth);
-      }
-    }
-    // Approximate search, then keep what passes the filter (and still exists); widen until enough are left.
     const size = index.size();
-    let k = Math.min(size, filtered ? depth * 4 : depth + 16);
-    for (;;) {
-      const found = index.search(vector, k);
-      const allowed = this.keysMatching(found.map((item) => item.key), filter);
-      const kept = found.filter((item) => allowed.has(item.key));
-      if (kept.length >= depth || k >= size) return kept.slice(0, depth);
-      k = Math.min(size, k * 4);
+    let wanted = depth + 16;
+    if (hasFilter(filter)) {
+      const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
+      const matching = Math.max(1, this.countVectorsMatching(filter, cap));
+      if (matching <= this.exactMaxCandidates) {
+        return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
+      }
+      wanted = Math.ceil((depth * OVERSAMPLE * size) / matching) + 16;
     }
+    const found = await index.search(vector, Math.min(size, wanted, Math.max(MAX_INDEX_CANDIDATES, depth + 16)));
+    // One read: the candidates that still exist and pass the filter, with their exact vectors.
+    return exactTopK(vector, this.vectorsOf(found.map((item) => item.key), filter), depth);
+  }
+
+  private vectorsOf(keys: readonly number[], filter: SearchFilter): Array<{ key: number; vector: Float32Array }> {
+    if (keys.length === 0) return [];
+    const where = searchFilterWhere(filter);
+    const rows = this.statements.get(`
+      SELECT v.message_seq AS key, v.vector FROM message_vectors v
+      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${inKeys('v.message_seq')} AND ${where.sql}`)
+      .all(keysParam(keys), ...where.params) as Array<{ key: number; vector: Buffer }>;
+    return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
   }
 
   private vectorsMatching(filter: SearchFilter, limit: number): Array<{ key: number; vector: Float32Array }> {
@@ -58,14 +82,5 @@ export class SqliteVectorSearch implements VectorSearch {
       SELECT 1 FROM message_vectors v
       JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
       WHERE ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
-  }
-
-  private keysMatching(keys: readonly number[], filter: SearchFilter): Set<number> {
-    const where = searchFilterWhere(filter);
-    const rows = this.statements.get(`
-      SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${inKeys('m.seq')} AND ${where.sql}`)
-      .pluck().all(keysParam(keys), ...where.params) as number[];
-    return new Set(rows);
   }
 }

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import usearch from 'usearch';
 import type { ScoredKey } from '../../domain/search.js';
-import type { VectorIndex } from '../../ports/vector-index.js';
 
 type UsearchIndex = InstanceType<typeof usearch.Index>;
 
@@ -18,9 +17,10 @@ interface IndexMeta {
 /**
  * HNSW index (usearch) over message vectors, stored as f16 in the data
  * directory. It is a cache: the vectors in SQLite are the truth, and the
- * owner rebuilds the index from them whenever this file is missing or stale.
+ * owner adds what the saved file lacks. Synchronous: it runs inside the index
+ * worker thread (usearch-index.worker.ts), never on the request event loop.
  */
-export class UsearchVectorIndex implements VectorIndex {
+export class UsearchVectorIndex {
   private index: UsearchIndex;
   private dirty = false;
 
@@ -70,16 +70,22 @@ export class UsearchVectorIndex implements VectorIndex {
     return this.index.contains(BigInt(key)) as boolean;
   }
 
-  add(keys: readonly number[], vectors: readonly Float32Array[]): void {
+  /** The keys of `keys` the index does not hold. */
+  missing(keys: readonly number[]): number[] {
+    if (keys.length === 0) return [];
+    const present = this.index.contains(keys.map((key) => BigInt(key))) as boolean[];
+    return keys.filter((_, i) => !present[i]);
+  }
+
+  /** `matrix` holds one row of `dimension` floats per key. */
+  add(keys: readonly number[], matrix: Float32Array, threads = 1): void {
     if (keys.length === 0) return;
     // Re-adding a key would create a duplicate entry; replace instead.
     const bigKeys = keys.map((key) => BigInt(key));
     const present = this.index.contains(bigKeys) as boolean[];
     const stale = bigKeys.filter((_, i) => present[i]);
     if (stale.length > 0) this.index.remove(stale);
-    const matrix = new Float32Array(keys.length * this.dimension);
-    vectors.forEach((vector, i) => matrix.set(vector, i * this.dimension));
-    this.index.add(new BigUint64Array(bigKeys), matrix, 1);
+    this.index.add(new BigUint64Array(bigKeys), matrix, threads);
     this.dirty = true;
   }
 

@@ -1,3 +1,5 @@
+import { SESSION_TOP_TURNS } from '../search/ranking/session-evidence.js';
+
 /**
  * Scoring of recalled messages for context assembly. Pure: the clock, the
  * candidates and the weights come in as arguments.
@@ -22,6 +24,10 @@ export interface RelevanceTuning {
   keywordShare: number;
   /** Share of each adjacent message's relevance added to a message (answers often sit in the next turn). */
   neighbourWeight: number;
+  /** Relevance bonus, x(1 + w), for messages whose author the query names (see search/ranking/author-match.ts). */
+  authorWeight: number;
+  /** Share of its session's best relevance each message gains (see search/ranking/session-evidence.ts). */
+  sessionWeight: number;
 }
 
 /**
@@ -35,7 +41,12 @@ export const DEFAULT_TUNING: Readonly<RelevanceTuning> = Object.freeze({
   label: 0.1,
   keywordShare: 0.7,
   neighbourWeight: 0.3,
+  authorWeight: 0.5,
+  sessionWeight: 0.6,
 });
+
+/** The ranking before named authors and session evidence (context_refinement: false). */
+export const UNREFINED_TUNING: Readonly<RelevanceTuning> = Object.freeze({ ...DEFAULT_TUNING, authorWeight: 0, sessionWeight: 0 });
 
 export interface RankingCandidate {
   /** The message id: ties break on it, ascending. */
@@ -51,6 +62,10 @@ export interface RankingCandidate {
   semantic: number;
   /** Keys of the messages directly before and after, in the same conversation. */
   neighbours: readonly number[];
+  /** Whether the query names the message's author; absent: no. */
+  namedAuthor?: boolean;
+  /** The message's session (conversation id); absent: no session evidence. */
+  session?: string;
 }
 
 export interface RankedCandidate<T extends RankingCandidate = RankingCandidate> {
@@ -94,7 +109,7 @@ export function specScore(candidate: RankingCandidate, context: RankingContext, 
  * `keywordShare` (vectors scaled by the best one), then each message gains
  * `neighbourWeight` times the relevance of its neighbours, rescaled by the best.
  */
-export type RelevanceSignals = Pick<RankingCandidate, 'key' | 'keyword' | 'semantic' | 'neighbours'>;
+export type RelevanceSignals = Pick<RankingCandidate, 'key' | 'keyword' | 'semantic' | 'neighbours' | 'namedAuthor' | 'session'>;
 
 export function queryRelevance(candidates: readonly RelevanceSignals[], tuning: RelevanceTuning): Map<number, number> {
   let bestSemantic = 0;
@@ -102,19 +117,46 @@ export function queryRelevance(candidates: readonly RelevanceSignals[], tuning: 
   const direct = new Map<number, number>();
   for (const candidate of candidates) {
     const semantic = bestSemantic > 0 ? candidate.semantic / bestSemantic : 0;
-    direct.set(candidate.key, tuning.keywordShare * candidate.keyword + (1 - tuning.keywordShare) * semantic);
+    const bonus = candidate.namedAuthor ? 1 + (tuning.authorWeight ?? 0) : 1;
+    direct.set(candidate.key, bonus * (tuning.keywordShare * candidate.keyword + (1 - tuning.keywordShare) * semantic));
   }
   const propagated = new Map<number, number>();
   let best = 0;
   for (const candidate of candidates) {
     let around = 0;
     for (const neighbour of candidate.neighbours) around += direct.get(neighbour) ?? 0;
-    const value = direct.get(candidate.key)! + tuning.neighbourWeight * around;
+    propagated.set(candidate.key, direct.get(candidate.key)! + tuning.neighbourWeight * around);
+  }
+  const sessionWeight = tuning.sessionWeight ?? 0;
+  const sessions = sessionWeight > 0 ? sessionEvidence(candidates, propagated) : null;
+  for (const candidate of candidates) {
+    let value = propagated.get(candidate.key)!;
+    if (sessions && candidate.session !== undefined) value += sessionWeight * (sessions.get(candidate.session) ?? 0);
     propagated.set(candidate.key, value);
     best = Math.max(best, value);
   }
   for (const [key, value] of propagated) propagated.set(key, best > 0 ? value / best : 0);
   return propagated;
+}
+
+/** Per session, the sum of its SESSION_TOP_TURNS best relevances, scaled by the best session's. */
+function sessionEvidence(candidates: readonly RelevanceSignals[], relevance: ReadonlyMap<number, number>): Map<string, number> {
+  const bySession = new Map<string, number[]>();
+  for (const candidate of candidates) {
+    if (candidate.session === undefined) continue;
+    const list = bySession.get(candidate.session) ?? [];
+    list.push(relevance.get(candidate.key) ?? 0);
+    bySession.set(candidate.session, list);
+  }
+  const scores = new Map<string, number>();
+  let best = 0;
+  for (const [session, values] of bySession) {
+    const score = values.sort((a, b) => b - a).slice(0, SESSION_TOP_TURNS).reduce((sum, value) => sum + value, 0);
+    scores.set(session, score);
+    best = Math.max(best, score);
+  }
+  for (const [session, score] of scores) scores.set(session, best > 0 ? score / best : 0);
+  return scores;
 }
 
 /** Scores and sorts candidates, best first; equal scores order by message id. */

@@ -6,6 +6,7 @@ import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
+import { authorOf, namesAuthor, queryWords } from '../search/ranking/author-match.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
 import { selectContext, type ContextCandidate, type Selection } from './context-selection.js';
 import { DEFAULT_CONTEXT_BUDGET, type AssembleContextBody, type ContextFormat } from './context.schemas.js';
@@ -26,6 +27,8 @@ export interface ContextServiceDeps {
   clock: Clock;
   folderLimits: FolderLimits;
   log: Logger;
+  /** The relevance ranking's weights; DEFAULT_TUNING when absent. */
+  tuning?: RelevanceTuning;
 }
 
 /** How much each recall source contributes. */
@@ -61,7 +64,7 @@ export interface AssembledContext extends Selection {
 export class ContextService {
   constructor(private readonly deps: ContextServiceDeps) {}
 
-  async assemble(body: AssembleContextBody, tuning: RelevanceTuning = DEFAULT_TUNING): Promise<AssembledContext> {
+  async assemble(body: AssembleContextBody, tuning: RelevanceTuning = this.deps.tuning ?? DEFAULT_TUNING): Promise<AssembledContext> {
     const request = this.toRequest(body);
     const candidates = await this.recall(request, tuning);
     const selection = selectContext(candidates, {
@@ -104,7 +107,7 @@ export class ContextService {
    * - spec: the top semantic matches, pinned conversations' messages and the last 7 days' messages;
    * - relevance: the same plus the top full-text matches and the turns next to the best matches.
    */
-  async recall(request: AssembleRequest, tuning: RelevanceTuning = DEFAULT_TUNING): Promise<ContextCandidate[]> {
+  async recall(request: AssembleRequest, tuning: RelevanceTuning = this.deps.tuning ?? DEFAULT_TUNING): Promise<ContextCandidate[]> {
     const { rankings, reader } = this.deps;
     const filter: SearchFilter = { archived: false };
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
@@ -156,6 +159,14 @@ export class ContextService {
 
     const ordered = [...keys].sort((a, b) => a - b);
     const hits = await this.deps.messages.hydrate(ordered);
+    const words = queryWords(request.query);
+    const named = new Map<string, boolean>();
+    const namesAuthorOf = (content: string) => {
+      const author = authorOf(content);
+      if (author === null) return false;
+      if (!named.has(author)) named.set(author, namesAuthor(words, author));
+      return named.get(author)!;
+    };
     return hits
       // Hydration does not filter: a message may have moved or been archived since recall.
       .filter((hit) => hit.status === 'active'
@@ -166,6 +177,8 @@ export class ContextService {
         importance: hit.importanceScore,
         timestamp: hit.timestamp,
         label: hit.label,
+        namedAuthor: namesAuthorOf(hit.content),
+        session: hit.conversationId,
         hit,
       }));
   }

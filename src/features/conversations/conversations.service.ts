@@ -243,6 +243,7 @@ export class ConversationService {
         throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG,
           `${field}.content is longer than ${maxMessageChars} characters`);
       }
+      if (input.content.includes('\u0000')) throw new ValidationError(NUL_MESSAGE(`${field}.content`));
       let timestamp: string | undefined;
       if (input.timestamp !== undefined) {
         const parsed = parseTimestamp(input.timestamp);
@@ -282,3 +283,6 @@ function ancestorsOf(folder: string): string[] {
   for (let i = 1; i <= segments.length; i += 1) ancestors.push(`/${segments.slice(0, i).join('/')}`);
   return ancestors;
 }
+
+/** No text a person writes holds U+0000, and PostgreSQL text cannot store it: refused on every driver alike. */
+const NUL_MESSAGE = (field: string) => `${field} must not contain the NUL character (U+0000)`;

@@ -26,7 +26,7 @@ export class EmbeddingsService {
   /** Marks every message pending and empties the index; the worker re-embeds in the background. */
   async startRebuild(): Promise<void> {
     await this.deps.queue.resetAll();
-    this.deps.holder.reset();
+    await this.deps.holder.reset();
     const { pending } = await this.deps.queue.counts();
     this.rebuild = { started_at: this.deps.clock.now().toISOString(), total: pending };
     this.deps.log.info({ messages: pending }, 'embedding rebuild started');
@@ -37,6 +37,8 @@ export class EmbeddingsService {
     const counts = await this.deps.queue.counts();
     await this.deps.holder.refresh();
     const { model, mismatch, index } = this.deps.holder.current();
+    const worker = this.deps.workerStatus();
+    const catchUp = this.deps.holder.catchUpStatus();
     const rebuild = this.rebuild && {
       ...this.rebuild,
       done: Math.max(0, this.rebuild.total - counts.pending - counts.failed),
@@ -50,9 +52,11 @@ export class EmbeddingsService {
       dimension: model?.dimension ?? null,
       // Without a local index the database indexes every stored vector.
       indexed: index ? index.size() : counts.done,
+      searchable: counts.pending === 0 && !worker.indexing && !this.deps.holder.partial(),
+      index_catch_up: catchUp,
       model_mismatch: mismatch ? { recorded: mismatch.recorded.model, current: mismatch.current.model } : null,
       rebuild,
-      worker: this.deps.workerStatus(),
+      worker,
     };
   }
 }

@@ -79,6 +79,7 @@ export function parseConversationRecord(raw: unknown, place: RecordPlace, limits
     if (typeof message.content !== 'string' || message.content === '') {
       throw new ValidationError(`${at}.content must be a non-empty string`);
     }
+    if (message.content.includes('\u0000')) throw new ValidationError(`${at}.content must not contain the NUL character (U+0000)`);
     if (characterCount(message.content, limits.maxMessageChars) > limits.maxMessageChars) {
       throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG, `${at}.content is longer than ${limits.maxMessageChars} characters`);
     }

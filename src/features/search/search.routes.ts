@@ -28,6 +28,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRouteOptions> = async
       page: Math.floor(offset / limit) + 1,
       page_size: limit,
       mode: result.mode,
+      ...(result.partial ? { partial: true } : {}),
     };
   });
 

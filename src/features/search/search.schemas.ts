@@ -53,6 +53,9 @@ export const QueryResponse = Type.Object({
   pending_embeddings: Type.Optional(Type.Integer({
     description: 'semantic and hybrid: messages stored but not embedded yet, which vectors cannot find so far',
   })),
+  partial: Type.Optional(Type.Boolean({
+    description: 'true while the vector index is still catching up after a start: semantic results may miss messages',
+  })),
 });
 
 export const FullTextBody = Type.Object({

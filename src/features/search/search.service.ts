@@ -10,6 +10,7 @@ import type { VectorSearch } from '../../ports/vector-search.js';
 import { FTS_CONTEXT_WEIGHT } from './fts-query.js';
 import { fuseRankings } from './hybrid-fusion.js';
 import { propagateNeighbourScores } from './neighbour-propagation.js';
+import { DEFAULT_REFINEMENT, refineRanking, type Refinement } from './ranking/refine-ranking.js';
 import type { SearchFilters, SearchMode } from './search.schemas.js';
 import type { VectorIndexHolder } from './vector-index.holder.js';
 
@@ -22,6 +23,8 @@ export interface SearchServiceDeps {
   maxResults: number;
   defaultMode: SearchMode;
   log: Logger;
+  /** Hybrid mode's second stage (named authors, session evidence); defaults to DEFAULT_REFINEMENT. */
+  refinement?: Refinement;
 }
 
 export interface QueryRequest {
@@ -41,6 +44,8 @@ export interface QueryResult {
   total: number;
   /** The mode that actually ran: hybrid degrades to keyword when vectors are unavailable. */
   mode: SearchMode;
+  /** The vector index was still catching up after a start: semantic results may miss messages. */
+  partial: boolean;
 }
 
 /** Finds messages by meaning (vectors), by words (FTS5 BM25) or both fused. */
@@ -54,6 +59,7 @@ export class SearchService {
     const depth = candidateDepth(request.offset + request.limit, this.deps.maxResults);
     let ranking: ScoredKey[];
     let ran: SearchMode = mode;
+    let read = new Map<number, MessageHit>();
     if (mode === 'keyword') {
       ranking = await this.keywordRanking(request.query, filter, depth);
     } else if (mode === 'semantic') {
@@ -71,15 +77,20 @@ export class SearchService {
         ran = 'keyword';
       } else {
         ranking = await this.withNeighbours(fuseKeys(keyword, dense, depth), filter, depth);
+        ({ ranking, hits: read } = await refineRanking(request.query, ranking, (keys) => this.deps.reader.hydrate(keys),
+          this.deps.refinement ?? DEFAULT_REFINEMENT));
       }
     }
     const page = ranking.slice(request.offset, request.offset + request.limit);
-    const hits = await this.deps.reader.hydrate(page.map((item) => item.key));
+    const hits = page.every((item) => read.has(item.key))
+      ? page.map((item) => read.get(item.key)!)
+      : await this.deps.reader.hydrate(page.map((item) => item.key));
     const scores = new Map(page.map((item) => [item.key, item.score]));
     return {
       hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })),
       total: ranking.length,
       mode: ran,
+      partial: ran !== 'keyword' && this.deps.holder.partial(),
     };
   }
 
@@ -121,7 +132,8 @@ export class SearchService {
     await this.deps.holder.refresh();
     const { model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
-    if (!model) return [];
+    // While the saved graph loads, a search would wait for it: answer without it (the response says partial).
+    if (!model || this.deps.holder.loading()) return [];
     let batch;
     try {
       batch = await this.deps.provider.embed([query]);
@@ -141,7 +153,10 @@ export class SearchService {
     if (!filters) return {};
     const filter: SearchFilter = {};
     if (filters.folder !== undefined) filter.folder = normalizeFolder(filters.folder, this.deps.folderLimits, 'filters.folder');
-    if (filters.label !== undefined) filter.label = filters.label;
+    if (filters.label !== undefined) {
+      if (filters.label.includes('\u0000')) throw new ValidationError('filters.label must not contain the NUL character (U+0000)');
+      filter.label = filters.label;
+    }
     if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
     if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
     if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {

@@ -7,20 +7,44 @@ export interface ModelMismatch {
   current: EmbeddingModelInfo;
 }
 
-const REBUILD_CHUNK = 2000;
+/**
+ * Where the approximate index stands against the stored vectors. After a
+ * start (or crash) the saved graph is loaded in the background and then only
+ * the vectors it lacks are added; until `ready`, semantic results may miss
+ * messages and say so (`partial`).
+ */
+export interface IndexCatchUp {
+  state: 'empty' | 'loading' | 'catching_up' | 'ready' | 'failed';
+  /** Vectors in the index now. */
+  indexed: number;
+  /** Whether a saved graph was found and loaded at start. */
+  loaded_saved: boolean | null;
+  /** Stored vectors the catch-up found missing and has added so far. */
+  added: number;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+}
+
+/** Keys read per step of the catch-up scan, and vectors fetched and inserted per step. */
+const CATCH_UP_KEY_PAGE = 20_000;
+const CATCH_UP_ADD_BATCH = 512;
 
 /**
  * Knows the model the stored vectors were made with, and when the bridge now
  * serves another model (then the stored vectors are not comparable with new
  * ones until a rebuild). With a local index (the SQLite driver) it also owns
  * that index; without one (`openIndex` null: the database searches vectors
- * itself) it keeps only the model.
+ * itself) it keeps only the model. Never rebuilds before the service listens:
+ * the local index is loaded and catches up in the background.
  */
 export class VectorIndexHolder {
   private index: VectorIndex | null = null;
   private model: EmbeddingModelInfo | null = null;
   private mismatch: ModelMismatch | null = null;
-  private ready: Promise<void> = Promise.resolve();
+  private generation = 0;
+  private catchUpDone: Promise<void> = Promise.resolve();
+  private progress: IndexCatchUp = emptyProgress();
 
   constructor(
     private readonly queue: EmbeddingQueue,
@@ -28,15 +52,34 @@ export class VectorIndexHolder {
     private readonly log: Logger,
   ) {}
 
-  /** Opens the index of the recorded model, rebuilding it from stored vectors when missing or stale. */
+  /** Opens the index of the recorded model; loading and catching up continue in the background. */
   async start(): Promise<void> {
     const recorded = await this.queue.recordedModel();
-    if (recorded) this.ready = this.open(recorded);
-    await this.ready;
+    if (recorded) await this.open(recorded);
   }
 
   current(): { index: VectorIndex | null; model: EmbeddingModelInfo | null; mismatch: ModelMismatch | null } {
     return { index: this.index, model: this.model, mismatch: this.mismatch };
+  }
+
+  /** True until the saved graph is loaded: searching it would wait for the load. */
+  loading(): boolean {
+    return this.progress.state === 'loading';
+  }
+
+  /** True while the local index may lack stored vectors (loading or catching up after a start). */
+  partial(): boolean {
+    return this.progress.state === 'loading' || this.progress.state === 'catching_up' || this.progress.state === 'failed';
+  }
+
+  /** For /health: how far the local index has caught up with the stored vectors. */
+  catchUpStatus(): IndexCatchUp {
+    return { ...this.progress, indexed: this.index?.size() ?? 0 };
+  }
+
+  /** Resolves when the current catch-up has finished (for tests and benchmarks). */
+  async caughtUp(): Promise<void> {
+    await this.catchUpDone;
   }
 
   /**
@@ -44,14 +87,10 @@ export class VectorIndexHolder {
    * the first model ever seen is recorded; another one is a mismatch.
    */
   async accept(model: EmbeddingModelInfo): Promise<boolean> {
-    await this.ready;
     if (this.model === null || this.mismatch !== null) {
       // The store may be shared with other replicas: the model recorded there wins, whoever wrote it first.
       const recorded = await this.queue.recordModel(model);
-      if (this.model === null || !sameModel(recorded, this.model)) {
-        this.ready = this.open(recorded);
-        await this.ready;
-      }
+      if (this.model === null || !sameModel(recorded, this.model)) await this.open(recorded);
     }
     if (sameModel(this.model!, model)) {
       this.mismatch = null;
@@ -67,49 +106,96 @@ export class VectorIndexHolder {
 
   /** Picks up a model another replica recorded in a shared store since this one started. */
   async refresh(): Promise<void> {
-    await this.ready;
     if (this.model !== null) return;
     const recorded = await this.queue.recordedModel();
-    if (recorded === null) return;
-    this.ready = this.open(recorded);
-    await this.ready;
+    if (recorded === null || this.model !== null) return;
+    await this.open(recorded);
   }
 
   /** Forgets the model and empties the index, for a rebuild (the queue clears the stored vectors). */
-  reset(): void {
-    this.index?.clear();
-    this.index = null;
+  async reset(): Promise<void> {
+    const index = this.index;
+    this.detach();
     this.model = null;
     this.mismatch = null;
+    if (index) {
+      await index.clear().catch(() => undefined);
+      await index.close();
+    }
   }
 
-  save(): void {
+  async save(): Promise<void> {
+    if (!this.index || this.loading()) return;
     try {
-      this.index?.save();
+      await this.index.save();
     } catch (error) {
-      this.log.error({ err: error }, 'saving the vector index failed; it will be rebuilt from SQLite on the next start');
+      this.log.error({ err: error }, 'saving the vector index failed; missing vectors are added again on the next start');
     }
+  }
+
+  async close(): Promise<void> {
+    const index = this.index;
+    this.generation += 1;
+    await this.catchUpDone.catch(() => undefined);
+    if (index) {
+      await index.save().catch((error: unknown) => this.log.error({ err: error }, 'saving the vector index failed'));
+      await index.close();
+    }
+    this.index = null;
+  }
+
+  /** Stops any catch-up and lets go of the index (its owner closes it). */
+  private detach(): void {
+    this.generation += 1;
+    this.index = null;
+    this.progress = emptyProgress();
   }
 
   private async open(model: EmbeddingModelInfo): Promise<void> {
-    if (this.openIndex === null) {
-      this.model = model;
-      return;
-    }
+    const previous = this.index;
+    this.detach();
+    await previous?.close();
+    this.model = model;
+    if (this.openIndex === null) return;
     const { index, loaded } = this.openIndex(model.model, model.dimension);
     this.index = index;
-    this.model = model;
-    const stored = (await this.queue.counts()).done;
-    if (loaded && index.size() === stored) return;
-    this.log.info({ stored, indexed: index.size(), loaded }, 'rebuilding the vector index from stored vectors');
-    index.clear();
-    for await (const chunk of this.queue.allVectors(REBUILD_CHUNK)) {
-      index.add(chunk.map((item) => item.key), chunk.map((item) => item.vector));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    index.save();
-    this.log.info({ indexed: index.size() }, 'vector index rebuilt');
+    const generation = this.generation;
+    this.progress = { ...emptyProgress(), state: 'loading', started_at: new Date().toISOString() };
+    this.catchUpDone = this.catchUp(index, loaded, generation).catch((error: unknown) => {
+      if (generation !== this.generation) return;
+      this.progress = { ...this.progress, state: 'failed', error: (error as Error).message };
+      this.log.error({ err: error }, 'vector index catch-up failed; semantic results stay partial');
+    });
   }
+
+  /** Loads the saved graph, then adds the stored vectors it lacks (written after its last save, or all of them). */
+  private async catchUp(index: VectorIndex, loaded: Promise<boolean>, generation: number): Promise<void> {
+    const started = performance.now();
+    const loadedSaved = await loaded;
+    if (generation !== this.generation) return;
+    this.progress = { ...this.progress, state: 'catching_up', loaded_saved: loadedSaved };
+    this.log.info({ indexed: index.size(), loaded: loadedSaved, ms: Math.round(performance.now() - started) },
+      'vector index opened; adding the stored vectors it lacks in the background');
+    for await (const keys of this.queue.vectorKeys(CATCH_UP_KEY_PAGE)) {
+      if (generation !== this.generation) return;
+      const missing = await index.missing(keys);
+      for (let i = 0; i < missing.length; i += CATCH_UP_ADD_BATCH) {
+        const found = await this.queue.vectorsByKey(missing.slice(i, i + CATCH_UP_ADD_BATCH));
+        if (generation !== this.generation) return;
+        await index.add(found.map((item) => item.key), found.map((item) => item.vector));
+        this.progress = { ...this.progress, added: this.progress.added + found.length };
+      }
+    }
+    if (generation !== this.generation) return;
+    if (this.progress.added > 0) await index.save();
+    this.progress = { ...this.progress, state: 'ready', finished_at: new Date().toISOString() };
+    this.log.info({ indexed: index.size(), added: this.progress.added, ms: Math.round(performance.now() - started) },
+      'vector index caught up');
+  }
+}
+
+function emptyProgress(): IndexCatchUp {
+  return { state: 'empty', indexed: 0, loaded_saved: null, added: 0, started_at: null, finished_at: null, error: null };
 }
 
 const sameModel = (a: EmbeddingModelInfo, b: EmbeddingModelInfo) => a.model === b.model && a.dimension === b.dimension;

@@ -1,0 +1,221 @@
+/**
+ * Ablation of the retrieval components on LoCoMo: each one on and off, with
+ * recall@5/10/20 of evidence turns per question category.
+ *
+ *   npx tsx scripts/locomo-ablation.ts /work/shared/datasets/locomo-dev.json [--choose 0,1,2]
+ *
+ * Runs in process, without HTTP: per sample an FTS5 table built exactly as the
+ * SQLite store builds it (same tokenizer, context column and bm25 weights),
+ * the builtin embedder's vectors searched exactly, and the same ranking
+ * functions the search service calls, in the same order. Protocol as
+ * scripts/locomo-eval.ts: one conversation per session, content
+ * "speaker: text", each question searches its own sample, category 5 skipped.
+ * --choose names the samples weights were chosen on; the table is then also
+ * printed for the held-out rest. The dataset is read from the given path, never copied.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import type { ScoredKey } from '../src/domain/search.js';
+import { loadWordVectors } from '../src/bridge/builtin/embedding/word-vector-cache.js';
+import { createVectorComposer, DEFAULT_RECIPE, type VectorComposer } from '../src/bridge/builtin/embedding/vector-composer.js';
+import { bm25Expression, ftsTableDdl, queryTerms, toContextColumn } from '../src/features/search/fts-query.js';
+import { fuseRankings, KEYWORD_WEIGHT } from '../src/features/search/hybrid-fusion.js';
+import { NEIGHBOUR_WEIGHT, propagateNeighbourScores } from '../src/features/search/neighbour-propagation.js';
+import { passSessionEvidence, SESSION_WEIGHT } from '../src/features/search/ranking/session-evidence.js';
+import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../src/features/search/ranking/pseudo-relevance.js';
+import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/features/search/ranking/author-match.js';
+import { evidenceIds, sessionKeys, type Sample, type Turn } from './lib/locomo.js';
+import { SHARED_MODEL_CACHE } from './lib/local-stack.js';
+
+const KS = [5, 10, 20] as const;
+const CATEGORIES = [1, 2, 3, 4] as const;
+const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+/** As the search service: each ranking contributes this many candidates. */
+const DEPTH = 100;
+
+export interface Components {
+  neighbours: boolean;
+  session: boolean;
+  rocchio: boolean;
+  rm3: boolean;
+  author?: boolean;
+  keywordWeight?: number;
+  neighbourWeight?: number;
+  authorWeight?: number;
+  authorStage?: 'early' | 'late';
+  sessionWeight?: number;
+  rocchioBeta?: number;
+  rm3Weight?: number;
+  feedbackHits?: number;
+}
+
+export const DEFAULT_COMPONENTS: Components = { neighbours: true, author: true, session: false, rocchio: false, rm3: false };
+
+interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array }
+interface Question { text: string; category: number; evidence: Set<string> }
+interface Corpus {
+  messages: Message[];
+  neighbours: Map<number, number[]>;
+  questions: Question[];
+  fullText(terms: readonly string[], limit: number): ScoredKey[];
+}
+
+function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
+  const messages: Message[] = [];
+  for (const session of sessionKeys(sample)) {
+    for (const turn of sample.conversation[session] as Turn[]) {
+      const content = `${turn.speaker}: ${turn.text}`;
+      messages.push({ key: messages.length, dia: turn.dia_id, session, content, vector: composer.compose(content) });
+    }
+  }
+  const neighbours = new Map<number, number[]>();
+  messages.forEach((message, i) => neighbours.set(i, [messages[i - 1], messages[i + 1]]
+    .filter((other) => other !== undefined && other.session === message.session).map((other) => other!.key)));
+  const db = new Database(':memory:');
+  db.exec(ftsTableDdl('m'));
+  const insert = db.prepare('INSERT INTO m(rowid, content, context) VALUES (?, ?, ?)');
+  for (const message of messages) {
+    const [previous, next] = [messages[message.key - 1], messages[message.key + 1]]
+      .map((other) => (other && other.session === message.session ? other.content : undefined));
+    insert.run(message.key, message.content, toContextColumn(previous, next));
+  }
+  const select = db.prepare(`SELECT rowid AS key, -${bm25Expression('m')} AS score FROM m WHERE m MATCH ? ORDER BY ${bm25Expression('m')} LIMIT ?`);
+  const questions = sample.qa.filter((qa) => qa.category !== 5)
+    .map((qa) => ({ text: qa.question, category: qa.category, evidence: new Set(evidenceIds(qa.evidence)) }))
+    .filter((question) => question.evidence.size > 0);
+  return {
+    messages, neighbours, questions,
+    fullText(terms, limit) {
+      if (terms.length === 0) return [];
+      const rows = select.all(terms.map((term) => `"${term.replace(/"/g, '')}"`).join(' OR '), limit) as ScoredKey[];
+      return scaleByBest(rows);
+    },
+  };
+}
+
+const scaleByBest = (ranking: ScoredKey[]) => {
+  const best = ranking[0]?.score ?? 0;
+  return ranking.map((item) => ({ key: item.key, score: best > 0 ? item.score / best : 0 }));
+};
+
+function nearest(corpus: Corpus, query: Float32Array, k: number): ScoredKey[] {
+  return corpus.messages.map((message) => {
+    let dot = 0;
+    for (let d = 0; d < query.length; d += 1) dot += query[d]! * message.vector[d]!;
+    return { key: message.key, score: Math.max(0, dot) };
+  }).sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k);
+}
+
+const toRanked = (items: readonly ScoredKey[]) => items.map((item) => ({ id: String(item.key), score: item.score }));
+const fromRanked = (items: ReadonlyArray<{ id: string; score: number }>) => items.map((item) => ({ key: Number(item.id), score: item.score }));
+const fuse = (keyword: ScoredKey[], dense: ScoredKey[], keywordWeight = KEYWORD_WEIGHT) =>
+  fromRanked(fuseRankings(toRanked(keyword), toRanked(dense), { keywordWeight, limit: DEPTH }));
+const mix = (a: ScoredKey[], b: ScoredKey[], weightOfB: number) =>
+  fromRanked(fuseRankings(toRanked(a), toRanked(b), { keywordWeight: 1 - weightOfB, limit: DEPTH }));
+
+/** The search pipeline with the given components, as the search service runs it. */
+export function retrieve(corpus: Corpus, composer: VectorComposer, question: string, on: Components): number[] {
+  const words = queryTerms(question);
+  const queryVector = composer.compose(question);
+  let keyword = corpus.fullText(words, DEPTH);
+  let dense = nearest(corpus, queryVector, DEPTH);
+  let ranking = fuse(keyword, dense, on.keywordWeight);
+  const byAuthor = (r: ScoredKey[]) => favourNamedAuthors(question, r, (key) => authorOf(corpus.messages[key]?.content ?? ''), on.authorWeight ?? AUTHOR_WEIGHT);
+  if (on.author && on.authorStage === 'early') ranking = byAuthor(ranking);
+  const feedbackHits = on.feedbackHits ?? FEEDBACK_HITS;
+  if (on.rocchio || on.rm3) {
+    const feedback = ranking.slice(0, feedbackHits).map((item) => ({ message: corpus.messages[item.key]!, score: item.score }));
+    if (on.rocchio) {
+      const vector = rocchioQuery(queryVector, feedback.map((item) => ({ vector: item.message.vector, score: item.score })),
+        on.rocchioBeta ?? ROCCHIO_BETA);
+      dense = nearest(corpus, vector, DEPTH);
+    }
+    if (on.rm3) {
+      const terms = expansionTerms(feedback.map((item) => ({ text: item.message.content, score: item.score })),
+        ranking.map((item) => corpus.messages[item.key]!.content), words);
+      keyword = mix(keyword, corpus.fullText(terms, DEPTH), on.rm3Weight ?? 0.15);
+    }
+    ranking = fuse(keyword, dense, on.keywordWeight);
+    if (on.author && on.authorStage === 'early') ranking = byAuthor(ranking);
+  }
+  if (on.neighbours) {
+    ranking = fromRanked(propagateNeighbourScores(toRanked(ranking), (id) => (corpus.neighbours.get(Number(id)) ?? []).map(String),
+      on.neighbourWeight ?? NEIGHBOUR_WEIGHT)).slice(0, DEPTH);
+  }
+  if (on.author && on.authorStage !== 'early') ranking = byAuthor(ranking);
+  if (on.session) {
+    ranking = passSessionEvidence(ranking, (key) => corpus.messages[key]?.session, on.sessionWeight ?? SESSION_WEIGHT);
+  }
+  return ranking.map((item) => item.key);
+}
+
+export interface Recall { byCategory: Map<number, number[]>; all: number[]; count: number }
+
+export function measure(corpora: readonly Corpus[], composer: VectorComposer, on: Components): Recall {
+  const sums = new Map<number, number[]>(CATEGORIES.map((c) => [c, KS.map(() => 0)]));
+  const counts = new Map<number, number>(CATEGORIES.map((c) => [c, 0]));
+  const all = KS.map(() => 0);
+  let count = 0;
+  for (const corpus of corpora) {
+    for (const question of corpus.questions) {
+      const ranked = retrieve(corpus, composer, question.text, on).map((key) => corpus.messages[key]!.dia);
+      KS.forEach((k, i) => {
+        const top = new Set(ranked.slice(0, k));
+        const share = [...question.evidence].filter((id) => top.has(id)).length / question.evidence.size;
+        sums.get(question.category)![i]! += share;
+        all[i]! += share;
+      });
+      counts.set(question.category, counts.get(question.category)! + 1);
+      count += 1;
+    }
+  }
+  const byCategory = new Map([...sums].map(([c, values]) => [c, values.map((v) => v / Math.max(1, counts.get(c)!))]));
+  return { byCategory, all: all.map((v) => v / Math.max(1, count)), count };
+}
+
+export async function loadCorpora(path: string) {
+  const samples = JSON.parse(readFileSync(path, 'utf8')) as Sample[];
+  const composer = createVectorComposer(await loadWordVectors({ cacheDir: SHARED_MODEL_CACHE }), DEFAULT_RECIPE);
+  return { composer, corpora: samples.map((sample) => buildCorpus(sample, composer)), samples };
+}
+
+const OLD: Components = { ...DEFAULT_COMPONENTS, author: false, session: false };
+const VARIANTS: Array<[string, Components]> = [
+  ['bm25+context and dense, fused (no neighbours)', { ...OLD, neighbours: false }],
+  ['+ neighbour propagation (the previous default)', OLD],
+  ['+ session evidence', { ...OLD, session: true }],
+  ['+ named author (DEFAULT)', DEFAULT_COMPONENTS],
+  ['default - neighbour propagation', { ...DEFAULT_COMPONENTS, neighbours: false }],
+  ['default + session evidence (search: off; context: on)', { ...DEFAULT_COMPONENTS, session: true }],
+  ['default + Rocchio (dense feedback, not kept)', { ...DEFAULT_COMPONENTS, rocchio: true }],
+  ['default + RM3 (keyword feedback, not kept)', { ...DEFAULT_COMPONENTS, rm3: true }],
+];
+
+function printTable(title: string, corpora: readonly Corpus[], composer: VectorComposer, variants: Array<[string, Components]>) {
+  console.log(`\n${title}\n`);
+  console.log(`| variant | all R@5/10/20 | ${CATEGORIES.map((c) => `${CATEGORY_NAMES[c]} R@5/10/20`).join(' | ')} |`);
+  console.log(`|---|---|${CATEGORIES.map(() => '---').join('|')}|`);
+  for (const [name, on] of variants) {
+    const recall = measure(corpora, composer, on);
+    const cell = (values: number[]) => values.map((v) => v.toFixed(3)).join(' / ');
+    console.log(`| ${name} | ${cell(recall.all)} | ${CATEGORIES.map((c) => cell(recall.byCategory.get(c)!)).join(' | ')} |`);
+  }
+}
+
+async function main(): Promise<void> {
+  const [dataPath, ...rest] = process.argv.slice(2);
+  if (!dataPath) throw new Error('usage: locomo-ablation.ts <locomo-dev.json> [--choose 0,1,2]');
+  const chooseAt = rest.indexOf('--choose');
+  const chosen = chooseAt >= 0 ? rest[chooseAt + 1]!.split(',').map(Number) : [];
+  const { composer, corpora, samples } = await loadCorpora(resolve(dataPath));
+  const questions = corpora.reduce((n, corpus) => n + corpus.questions.length, 0);
+  printTable(`All ${samples.length} samples, ${questions} questions (category 5 skipped)`, corpora, composer, VARIANTS);
+  if (chosen.length > 0) {
+    const heldOut = corpora.filter((_, i) => !chosen.includes(i));
+    printTable(`Held out (${samples.filter((_, i) => !chosen.includes(i)).map((s) => s.sample_id).join(', ')})`, heldOut, composer, VARIANTS);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,0 +1,95 @@
+import type { Worker } from 'node:worker_threads';
+import type { ScoredKey } from '../../domain/search.js';
+import type { VectorIndex } from '../../ports/vector-index.js';
+import { startModuleWorker } from './module-worker.js';
+import type { IndexReply, IndexRequest, SearchReply } from './vector-index.protocol.js';
+
+/**
+ * The usearch HNSW index, run in a worker thread (usearch-index.worker.ts):
+ * loading a saved graph, inserting and saving take seconds at a million
+ * vectors, and none of it may stall requests. Searches cost one message hop.
+ */
+export class ThreadedVectorIndex implements VectorIndex {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private knownSize = 0;
+  private failure: Error | null = null;
+  /** Resolves once the saved graph is loaded (true) or found missing or stale (false: starts empty). */
+  readonly loaded: Promise<boolean>;
+
+  private constructor(private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string) {
+    worker.on('message', (reply: IndexReply) => {
+      this.knownSize = reply.size;
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(new Error(`vector index: ${reply.error}`));
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`vector index thread exited (code ${code})`)));
+    // The thread keeps the process alive only while it owes an answer (an idle index must not hold a script open).
+    worker.unref();
+    this.loaded = this.call({ op: 'open', dir, model, dimension }).then((value) => (value as { loaded: boolean }).loaded);
+  }
+
+  /** Starts the index thread and begins loading the saved graph; does not wait for the load (see `loaded`). */
+  static open(dir: string, model: string, dimension: number): ThreadedVectorIndex {
+    return new ThreadedVectorIndex(startModuleWorker(import.meta.url, 'usearch-index.worker', ['usearch']), model, dimension, dir);
+  }
+
+  size(): number {
+    return this.knownSize;
+  }
+
+  async add(keys: readonly number[], vectors: readonly Float32Array[]): Promise<void> {
+    if (keys.length === 0) return;
+    const matrix = new Float32Array(keys.length * this.dimension);
+    vectors.forEach((vector, i) => matrix.set(vector, i * this.dimension));
+    await this.call({ op: 'add', keys: [...keys], matrix }, [matrix.buffer]);
+  }
+
+  async remove(keys: readonly number[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.call({ op: 'remove', keys: [...keys] });
+  }
+
+  async search(query: Float32Array, k: number): Promise<ScoredKey[]> {
+    const found = (await this.call({ op: 'search', query, k })) as SearchReply;
+    return found.keys.map((key, i) => ({ key, score: found.scores[i]! }));
+  }
+
+  async missing(keys: readonly number[]): Promise<number[]> {
+    if (keys.length === 0) return [];
+    return (await this.call({ op: 'missing', keys: [...keys] })) as number[];
+  }
+
+  async save(): Promise<void> {
+    await this.call({ op: 'save' });
+  }
+
+  async clear(): Promise<void> {
+    await this.call({ op: 'clear' });
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private call(request: IndexRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId;
+    this.nextId += 1;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id }, transfer);
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import type { MessageHit, ScoredKey } from '../../../domain/search.js';
+import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from './author-match.js';
+import { passSessionEvidence } from './session-evidence.js';
+
+/** The second ranking stage after fusion and neighbour propagation; 0 switches a component off. */
+export interface Refinement {
+  /** Multiplier bonus for messages whose author (a leading "Name:") the query names. */
+  authorWeight: number;
+  /** Share of its session's (conversation's) best scores each message gains. */
+  sessionWeight: number;
+}
+
+/** Chosen with scripts/locomo-ablation.ts (docs/search.md). */
+export const DEFAULT_REFINEMENT: Readonly<Refinement> = Object.freeze({
+  authorWeight: AUTHOR_WEIGHT,
+  // On top of named authors it did not win in every LoCoMo category for search (it does for context assembly).
+  sessionWeight: 0,
+});
+
+export interface RefinedRanking {
+  ranking: ScoredKey[];
+  /** The hits read to refine, by key, so the caller need not read the page again. */
+  hits: Map<number, MessageHit>;
+}
+
+/**
+ * Re-ranks a fused list with what the messages themselves say: who wrote them
+ * and which session they belong to. Reads the ranked messages once (every
+ * storage driver can hydrate keys), so it works on any driver's ranking.
+ */
+export async function refineRanking(
+  query: string,
+  ranking: readonly ScoredKey[],
+  hydrate: (keys: readonly number[]) => Promise<MessageHit[]>,
+  refinement: Refinement = DEFAULT_REFINEMENT,
+): Promise<RefinedRanking> {
+  const hits = new Map<number, MessageHit>();
+  if (ranking.length === 0 || (refinement.authorWeight <= 0 && refinement.sessionWeight <= 0)) {
+    return { ranking: [...ranking], hits };
+  }
+  for (const hit of await hydrate(ranking.map((item) => item.key))) hits.set(hit.key, hit);
+  // Hydration skips messages deleted since ranking: drop them here too.
+  let refined = ranking.filter((item) => hits.has(item.key));
+  const authors = new Map<number, string | null>();
+  refined = favourNamedAuthors(query, refined, (key) => {
+    if (!authors.has(key)) authors.set(key, authorOf(hits.get(key)!.content));
+    return authors.get(key);
+  }, refinement.authorWeight);
+  refined = passSessionEvidence(refined, (key) => hits.get(key)?.conversationId, refinement.sessionWeight);
+  return { ranking: refined, hits };
+}

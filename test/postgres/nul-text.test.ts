@@ -1,0 +1,42 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { FakeBridge } from '../helpers/fake-bridge.js';
+
+/** U+0000 cannot be stored in PostgreSQL text: both drivers refuse it the same way, with a 400, never a 500. */
+for (const driver of ['sqlite', 'postgres'] as const) {
+  describe(`NUL characters (${driver})`, () => {
+    let pg: PgliteServer | null = null;
+    let bridge: FakeBridge;
+    let service: RunningController;
+    before(async () => {
+      bridge = await new FakeBridge().start();
+      if (driver === 'postgres') pg = await startPgliteServer();
+      service = await runController({ bridgeUrl: bridge.url, ...(pg ? { overrides: { storage: { driver, url: pg.url } } } : {}) });
+    });
+    after(async () => {
+      await service.stop();
+      await bridge.stop();
+      await pg?.stop();
+      removeDir(service.dataDir);
+    });
+
+    test('message content with U+0000 is a 400 naming the field; metadata strings are kept', async () => {
+      const refused = await service.api('POST', '/api/v1/conversations', { label: 'x', messages: [{ role: 'user', content: 'a\u0000b' }] });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.error, /messages\[0\]\.content must not contain the NUL character/);
+      const kept = await service.api('POST', '/api/v1/conversations',
+        { label: 'x', messages: [{ role: 'user', content: 'fine', metadata: { raw: 'a\u0000b' } }] });
+      assert.equal(kept.status, 201);
+      const read = await service.api('GET', `/api/v1/conversations/${kept.body.id}?include=messages`);
+      assert.equal(read.body.messages[0].metadata.raw, 'a\u0000b');
+    });
+
+    test('a search filter with U+0000 is a 400', async () => {
+      const response = await service.api('POST', '/api/v1/query', { query: 'fine', mode: 'keyword', filters: { label: 'x\u0000' } });
+      assert.equal(response.status, 400);
+      assert.match(response.body.error, /filters\.label/);
+    });
+  });
+}

@@ -1,0 +1,135 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
+import { eventually, removeDir, TEST_API_KEY } from '../helpers/controller-harness.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+interface Acked {
+  id: string;
+  contents: string[];
+}
+
+/**
+ * The controller as its own process (src/main.ts), killed with SIGKILL while
+ * writers ingest and the embedding worker indexes in its thread. After the
+ * restart every acknowledged write is there, every message gets its vector,
+ * and the saved index is loaded and topped up rather than rebuilt.
+ */
+describe('kill -9 during ingest, then restart', () => {
+  let bridge: FakeBridge;
+  let dataDir: string;
+  let port: number;
+  let child: ChildProcess | null = null;
+  let output = '';
+  const baseUrl = () => `http://127.0.0.1:${port}`;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+
+  /** Starts the controller process; resolves with the ms from spawn to a 200 from /health. */
+  const start = async (): Promise<number> => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(port),
+      MEMSVC_API_KEY: TEST_API_KEY, MEMSVC_BRIDGE_URL: bridge.url, MEMSVC_BRIDGE_START: 'false',
+      MEMSVC_SERVER_LOG_LEVEL: 'warn', MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
+      MEMSVC_EMBEDDING_WORKER_BATCH_SIZE: '16',
+    };
+    const started = performance.now();
+    child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk) => { output += chunk; });
+    child.stderr!.on('data', (chunk) => { output += chunk; });
+    await eventually(async () => (await fetch(`${baseUrl()}/health`).catch(() => null))?.status ?? 0,
+      (status) => status === 200, 60_000);
+    return Math.round(performance.now() - started);
+  };
+
+  const exited = (process: ChildProcess) => new Promise<void>((resolve) => {
+    if (process.exitCode !== null || process.signalCode !== null) resolve();
+    else process.once('exit', () => resolve());
+  });
+
+  /** Writers at concurrency 4 until `stop()` says so; only answers with 201 count as acknowledged. */
+  const ingest = (acked: Acked[], prefix: string, shouldStop: () => boolean) =>
+    Promise.all(Array.from({ length: 4 }, async (_, writer) => {
+      for (let i = 0; !shouldStop(); i += 1) {
+        const contents = [0, 1, 2].map((turn) => `${prefix} writer ${writer} note ${i} turn ${turn} topic${(i * 3 + turn) % 97}`);
+        const response = await api('POST', '/api/v1/conversations', {
+          label: `${prefix}-${writer}-${i}`, folder: `/crash/${prefix}`,
+          messages: contents.map((content) => ({ role: 'user', content })),
+        }).catch(() => null);
+        if (response?.status === 201) acked.push({ id: response.body.id, contents });
+        else if (response !== null) throw new Error(`write answered ${response.status}: ${JSON.stringify(response.body)}`);
+        else return; // the process is gone
+      }
+    }));
+
+  before(async () => {
+    bridge = await new FakeBridge().start();
+    dataDir = mkdtempSync(join(tmpdir(), 'memsvc-crash-'));
+    port = await unusedPort();
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    await bridge.stop();
+    removeDir(dataDir);
+  });
+
+  test('every acknowledged write and its vector survive; the saved index is loaded and topped up', async (t) => {
+    const acked: Acked[] = [];
+    await start();
+    // A first batch, indexed and saved by a clean stop, so the crash leaves a saved graph that is behind.
+    await ingest(acked, 'saved', () => acked.length >= 40);
+    await eventually(() => api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true, 30_000);
+    child!.kill('SIGTERM');
+    await exited(child!);
+
+    await start();
+    let stop = false;
+    const writing = ingest(acked, 'crash', () => stop);
+    await eventually(async () => acked.length, (count) => count >= 160, 60_000);
+    const midway = (await api('GET', '/api/v1/embeddings/status')).body;
+    child!.kill('SIGKILL');
+    stop = true;
+    await writing;
+    await exited(child!);
+
+    const restartMs = await start();
+    t.diagnostic(`restart after kill -9: healthy in ${restartMs} ms (${acked.length} conversations acknowledged; ` +
+      `at the kill ${midway.done} messages embedded, ${midway.indexed} indexed)`);
+
+    for (const conversation of acked) {
+      const messages = await api('GET', `/api/v1/conversations/${conversation.id}/messages`);
+      assert.equal(messages.status, 200, `acknowledged conversation ${conversation.id} is there`);
+      assert.deepEqual(messages.body.results.map((m: { content: string }) => m.content), conversation.contents);
+    }
+    const status = await eventually(() => api('GET', '/api/v1/embeddings/status'),
+      (r) => r.body.searchable === true, 60_000);
+    const total = acked.length * 3;
+    assert.equal(status.body.done, total, 'every acknowledged message has its vector');
+    assert.equal(status.body.failed, 0);
+    assert.equal(status.body.indexed, total, 'and is in the index');
+    assert.equal(status.body.index_catch_up.loaded_saved, true, 'the saved graph was loaded, not rebuilt');
+    assert.ok(status.body.index_catch_up.added < total, 'only the vectors the saved graph lacked were added');
+
+    // The last acknowledged conversation is found by meaning, among every stored message.
+    const last = acked[acked.length - 1]!;
+    const found = await api('POST', '/api/v1/query', { query: last.contents[1], mode: 'semantic', limit: 3 });
+    assert.equal(found.status, 200);
+    assert.equal(found.body.partial, undefined);
+    assert.ok(found.body.results.some((hit: { content: string }) => hit.content === last.contents[1]), output);
+  });
+});

@@ -1,0 +1,66 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
+import { removeDir } from '../helpers/controller-harness.js';
+
+/**
+ * The second ranking stage of hybrid search (docs/search.md) through the real controller and bridge:
+ * with the default config and with search.author_weight and search.session_weight at 0. Session evidence
+ * has its unit test (src/features/search/ranking/session-evidence.test.ts).
+ */
+describe('hybrid search refinement: named authors', () => {
+  const stacks: Record<'refined' | 'plain', { stack: LocalStack; dataDir: string }> = {} as never;
+
+  const transcript = [
+    { label: 'saturday', messages: [
+      'Caroline: Melanie, your painting of the lake is gorgeous, you should paint more!',
+      'Melanie: Thanks! I painted a horse last week as well.',
+      'Caroline: We hiked up to the waterfall on Saturday morning.',
+    ] },
+    { label: 'monday', messages: [
+      'Melanie: The kids want a pet hamster.',
+      'Caroline: Work was busy, lots of meetings about the waterfall project budget.',
+      'Melanie: I bought new running shoes.',
+      'Caroline: My neighbour baked cookies.',
+    ] },
+  ];
+
+  before(async () => {
+    for (const name of ['refined', 'plain'] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), `memsvc-refine-${name}-`));
+      const overrides = name === 'plain' ? { search: { author_weight: 0, session_weight: 0 } } : {};
+      const stack = await startLocalStack({ dataDir, overrides });
+      for (const session of transcript) {
+        const created = await stack.api('POST', '/api/v1/conversations', {
+          label: session.label, folder: '/chat', messages: session.messages.map((content) => ({ role: 'user', content })),
+        });
+        assert.equal(created.status, 201);
+      }
+      await stack.waitForEmbeddings();
+      stacks[name] = { stack, dataDir };
+    }
+  });
+
+  after(async () => {
+    for (const { stack, dataDir } of Object.values(stacks)) {
+      await stack.close();
+      removeDir(dataDir);
+    }
+  });
+
+  const ask = async (name: 'refined' | 'plain', query: string) => {
+    const response = await stacks[name].stack.api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
+    assert.equal(response.status, 200);
+    return (response.body as { results: Array<{ content: string; score: number }> }).results.map((hit) => hit.content);
+  };
+
+  test('"What did Melanie paint?" puts what Melanie said above what was said to her', async () => {
+    const plain = await ask('plain', 'What did Melanie paint?');
+    const refined = await ask('refined', 'What did Melanie paint?');
+    assert.match(plain[0]!, /^Caroline: Melanie, your painting/);
+    assert.match(refined[0]!, /^Melanie: Thanks! I painted a horse/);
+  });
+});
