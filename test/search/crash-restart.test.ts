@@ -119,11 +119,14 @@ describe('kill -9 during ingest, then restart', () => {
     const status = await eventually(() => api('GET', '/api/v1/embeddings/status'),
       (r) => r.body.searchable === true, 60_000);
     const total = acked.length * 3;
-    assert.equal(status.body.done, total, 'every acknowledged message has its vector');
+    // Writes in flight at the kill may have committed without their answer reaching the client (at most one per writer).
+    assert.ok(status.body.done >= total && status.body.done <= total + 4 * 3,
+      `every acknowledged message has its vector: ${status.body.done} embedded for ${total} acknowledged`);
+    assert.equal(status.body.pending, 0);
     assert.equal(status.body.failed, 0);
-    assert.equal(status.body.indexed, total, 'and is in the index');
+    assert.equal(status.body.indexed, status.body.done, 'and is in the index');
     assert.equal(status.body.index_catch_up.loaded_saved, true, 'the saved graph was loaded, not rebuilt');
-    assert.ok(status.body.index_catch_up.added < total, 'only the vectors the saved graph lacked were added');
+    assert.ok(status.body.index_catch_up.added < status.body.done, 'only the vectors the saved graph lacked were added');
 
     // The last acknowledged conversation is found by meaning, among every stored message.
     const last = acked[acked.length - 1]!;
