@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { DATABASE_FILE } from '../sqlite/sqlite-storage.js';
 import { blobToVector } from '../sqlite/sqlite-embedding.queue.js';
 import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
+import { indexMessages } from './postgres-fts-index.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { createPool, inTransaction, toVectorText, type PoolClient } from './postgres-pool.js';
 
@@ -128,14 +129,7 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
       messages.map((m) => m.metadata), messages.map((m) => m.embedding_status), messages.map((m) => m.embedding_attempts),
       messages.map((m) => m.embedding_error)]);
     // Full text with neighbours, as appends index it.
-    await client.query(`
-      UPDATE messages m SET search_tsv =
-        setweight(to_tsvector('english', m.content), 'A') ||
-        setweight(to_tsvector('english', coalesce(p.content, '') || E'\\n' || coalesce(n.content, '')), 'B')
-      FROM messages m0
-      LEFT JOIN messages p ON p.conversation_id = m0.conversation_id AND p.position = m0.position - 1
-      LEFT JOIN messages n ON n.conversation_id = m0.conversation_id AND n.position = m0.position + 1
-      WHERE m.seq = m0.seq AND m0.conversation_id = ANY($1::text[])`, [ids]);
+    await indexMessages(client, ids);
   }
 
   const vectors = sqlite.prepare(`SELECT m.id, v.model, v.vector FROM message_vectors v JOIN messages m ON m.seq = v.message_seq

@@ -1,5 +1,6 @@
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
+import { toPendingMessage } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -30,13 +31,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       LEFT JOIN messages prev ON prev.conversation_id = c.conversation_id AND prev.position = c.position - 1
       LEFT JOIN messages next ON next.conversation_id = c.conversation_id AND next.position = c.position + 1
       ORDER BY c.seq`, [limit, leaseMs]);
-    return rows.map((row) => ({
-      key: row.key,
-      content: row.content,
-      attempts: row.attempts,
-      ...(row.previous !== null ? { previous: row.previous } : {}),
-      ...(row.next !== null ? { next: row.next } : {}),
-    }));
+    return rows.map(toPendingMessage);
   }
 
   /** Only messages still pending turn done: a batch another replica finished first (after a lapsed lease) is not counted twice. */

@@ -7,6 +7,11 @@ import type { Queryable } from './postgres-pool.js';
  * Runs in the transaction that inserted them, so the index is never behind.
  */
 export async function indexAppendedMessages(db: Queryable, conversationId: string, firstPosition: number): Promise<void> {
+  await indexMessages(db, [conversationId], Math.max(0, firstPosition - 1));
+}
+
+/** Indexes the messages at or after `fromPosition` of every conversation given (copies index whole conversations). */
+export async function indexMessages(db: Queryable, conversationIds: readonly string[], fromPosition = 0): Promise<void> {
   await db.query(`
     UPDATE messages m SET search_tsv =
       setweight(to_tsvector('english', m.content), 'A') ||
@@ -14,8 +19,8 @@ export async function indexAppendedMessages(db: Queryable, conversationId: strin
     FROM messages m0
     LEFT JOIN messages p ON p.conversation_id = m0.conversation_id AND p.position = m0.position - 1
     LEFT JOIN messages n ON n.conversation_id = m0.conversation_id AND n.position = m0.position + 1
-    WHERE m.seq = m0.seq AND m0.conversation_id = $1 AND m0.position >= $2`,
-  [conversationId, Math.max(0, firstPosition - 1)]);
+    WHERE m.seq = m0.seq AND m0.conversation_id = ANY($1::text[]) AND m0.position >= $2`,
+  [conversationIds, fromPosition]);
 }
 
 /** Inserts messages in one statement (arrays unnested), in order. */

@@ -4,6 +4,7 @@ import type { FullTextOptions, MessageSearchReader } from '../../ports/message-s
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
+import { toHit, type HitRow } from '../sql/rows.js';
 
 /** BM25's usual constants (FTS5 uses the same). */
 const K1 = 1.2;
@@ -11,21 +12,6 @@ const B = 0.75;
 /** How long the message count used for IDF may be stale. */
 const CORPUS_SIZE_TTL_MS = 10_000;
 
-interface HitRow {
-  seq: number;
-  id: string;
-  conversation_id: string;
-  role: MessageHit['role'];
-  content: string;
-  timestamp: string;
-  embedding_id: string | null;
-  metadata: string | null;
-  position: number;
-  label: string;
-  folder: string;
-  importance_score: number;
-  status: MessageHit['status'];
-}
 
 /**
  * Full text over tsvector + GIN with English stemming. Postgres's own ts_rank
@@ -117,22 +103,4 @@ export class PostgresMessageSearch implements MessageSearchReader {
     this.corpus = { size: rows[0]!.n, at: Date.now() };
     return this.corpus.size;
   }
-}
-
-function toHit(row: HitRow): MessageHit {
-  return {
-    key: row.seq,
-    messageId: row.id,
-    conversationId: row.conversation_id,
-    role: row.role,
-    content: row.content,
-    timestamp: row.timestamp,
-    embeddingId: row.embedding_id,
-    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-    label: row.label,
-    folder: row.folder,
-    importanceScore: row.importance_score,
-    status: row.status,
-    position: row.position,
-  };
 }

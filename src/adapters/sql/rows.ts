@@ -1,4 +1,6 @@
 import type { Conversation, ConversationStatus, EmbeddingStatus, Message, MessageRole } from '../../domain/conversation.js';
+import type { MessageHit } from '../../domain/search.js';
+import type { PendingMessage } from '../../ports/embedding-queue.js';
 
 /** Rows as the SQL drivers return them (same columns in SQLite and Postgres), and their mapping to domain objects. */
 export interface ConversationRow {
@@ -58,3 +60,55 @@ export function toMessage(row: MessageRow): Message {
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
   };
 }
+
+/** A search hit as both drivers select it: the message with its conversation's label, folder, importance and status. */
+export interface HitRow {
+  seq: number;
+  id: string;
+  conversation_id: string;
+  role: MessageHit['role'];
+  content: string;
+  timestamp: string;
+  embedding_id: string | null;
+  metadata: string | null;
+  position: number;
+  label: string;
+  folder: string;
+  importance_score: number;
+  status: MessageHit['status'];
+}
+
+export function toHit(row: HitRow): MessageHit {
+  return {
+    key: row.seq,
+    messageId: row.id,
+    conversationId: row.conversation_id,
+    role: row.role,
+    content: row.content,
+    timestamp: row.timestamp,
+    embeddingId: row.embedding_id,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    label: row.label,
+    folder: row.folder,
+    importanceScore: row.importance_score,
+    status: row.status,
+    position: row.position,
+  };
+}
+
+/** A pending message with its neighbours' text, as both drivers' queues select it. */
+export interface PendingRow {
+  key: number;
+  content: string;
+  attempts: number;
+  previous: string | null;
+  next: string | null;
+}
+
+export const toPendingMessage = (row: PendingRow): PendingMessage => ({
+  key: row.key,
+  content: row.content,
+  attempts: row.attempts,
+  ...(row.previous !== null ? { previous: row.previous } : {}),
+  ...(row.next !== null ? { next: row.next } : {}),
+});

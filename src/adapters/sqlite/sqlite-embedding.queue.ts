@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
+import { toPendingMessage } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -35,13 +36,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
       WHERE m.embedding_status = 'pending'
       ORDER BY m.seq
       LIMIT ?`).all(limit) as Array<{ key: number; content: string; attempts: number; previous: string | null; next: string | null }>;
-    return rows.map((row) => ({
-      key: row.key,
-      content: row.content,
-      attempts: row.attempts,
-      ...(row.previous !== null ? { previous: row.previous } : {}),
-      ...(row.next !== null ? { next: row.next } : {}),
-    }));
+    return rows.map(toPendingMessage);
   }
 
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {

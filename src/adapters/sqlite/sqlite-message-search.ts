@@ -6,22 +6,8 @@ import { toFts5Match } from './sqlite-fts-query.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
+import { toHit, type HitRow } from '../sql/rows.js';
 
-interface HitRow {
-  seq: number;
-  id: string;
-  conversation_id: string;
-  role: MessageHit['role'];
-  content: string;
-  timestamp: string;
-  embedding_id: string | null;
-  metadata: string | null;
-  position: number;
-  label: string;
-  folder: string;
-  importance_score: number;
-  status: MessageHit['status'];
-}
 
 /** Matches scored per full-text query at most (the newest ones); measured by `npm run bench -- scale`. */
 export const FULL_TEXT_MAX_SCORED = 20_000;
@@ -102,22 +88,4 @@ export class SqliteMessageSearch implements MessageSearchReader {
     const byKey = new Map(rows.map((row) => [row.seq, toHit(row)]));
     return keys.flatMap((key) => byKey.get(key) ?? []);
   }
-}
-
-function toHit(row: HitRow): MessageHit {
-  return {
-    key: row.seq,
-    messageId: row.id,
-    conversationId: row.conversation_id,
-    role: row.role,
-    content: row.content,
-    timestamp: row.timestamp,
-    embeddingId: row.embedding_id,
-    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-    label: row.label,
-    folder: row.folder,
-    importanceScore: row.importance_score,
-    status: row.status,
-    position: row.position,
-  };
 }
