@@ -176,7 +176,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   ];
 
   await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: async () => (await embeddings.status()).pending });
+  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: () => embeddings.pending() });
   await app.register(contextRoutes, { prefix: '/api/v1', context });
   await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
   await app.register(summaryRoutes, { prefix: '/api/v1', summaries });

@@ -35,6 +35,8 @@ export interface EmbeddingQueue {
   /** Records a failed attempt; after maxAttempts the message is marked failed (retried by a rebuild). */
   recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void>;
   counts(): Promise<EmbeddingCounts>;
+  /** Messages waiting for their vector: `counts().pending` from the pending index alone, cheap enough for every search. */
+  pendingCount(): Promise<number>;
   /** Clears every vector and marks every message pending, for a rebuild. */
   resetAll(): Promise<void>;
   /** All stored vectors in key order, in chunks, for rebuilding the approximate index. */

@@ -88,7 +88,7 @@ export class EmbeddingWorker {
         await this.cycle;
         continue;
       }
-      const { pending } = await this.queue.counts();
+      const pending = await this.queue.pendingCount();
       if (pending === 0 || this.holder.current().mismatch) {
         await this.indexing;
         return;

@@ -174,6 +174,7 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await storage.embeddings.counts(), { pending: 2, done: 1, failed: 0 });
       await storage.embeddings.recordFailure([batch[1]!.key], 'bridge said no', 2);
       assert.deepEqual(await storage.embeddings.counts(), { pending: 1, done: 1, failed: 1 });
+      assert.equal(await storage.embeddings.pendingCount(), 1, 'pending alone agrees with counts()');
       await storage.embeddings.resetAll();
       assert.deepEqual(await storage.embeddings.counts(), { pending: 3, done: 0, failed: 0 });
       assert.equal(await storage.embeddings.recordedModel(), null);

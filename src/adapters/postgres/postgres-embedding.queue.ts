@@ -72,6 +72,11 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
     return { pending, failed, done: Math.max(0, total - pending - failed) };
   }
 
+  async pendingCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(`SELECT count(*) AS n FROM messages WHERE embedding_status = 'pending'`);
+    return rows[0]!.n;
+  }
+
   async resetAll(): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM message_vectors');

@@ -73,6 +73,10 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     return { pending, failed, done: Math.max(0, total - pending - failed) };
   }
 
+  async pendingCount(): Promise<number> {
+    return this.db.prepare(`SELECT count(*) FROM messages WHERE embedding_status = 'pending'`).pluck().get() as number;
+  }
+
   async resetAll(): Promise<void> {
     this.db.transaction(() => {
       this.db.exec('DELETE FROM message_vectors');

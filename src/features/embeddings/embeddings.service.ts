@@ -27,10 +27,15 @@ export class EmbeddingsService {
   async startRebuild(): Promise<void> {
     await this.deps.queue.resetAll();
     await this.deps.holder.reset();
-    const { pending } = await this.deps.queue.counts();
+    const pending = await this.deps.queue.pendingCount();
     this.rebuild = { started_at: this.deps.clock.now().toISOString(), total: pending };
     this.deps.log.info({ messages: pending }, 'embedding rebuild started');
     this.deps.wakeWorker();
+  }
+
+  /** Messages stored but not embedded yet; asked on every semantic and hybrid search. */
+  pending(): Promise<number> {
+    return this.deps.queue.pendingCount();
   }
 
   async status() {
