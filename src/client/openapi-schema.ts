@@ -2484,7 +2484,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Full-text search (FTS5 syntax: phrases, AND, OR, NOT) */
+        /** Full-text search (words, phrases, prefix*, AND, OR, NOT; the same on every storage driver) */
         post: {
             parameters: {
                 query?: never;
@@ -2512,7 +2512,7 @@ export interface paths {
                         limit?: number;
                         /** @default 0 */
                         offset?: number;
-                        /** @description Words, "exact phrases", AND, OR, NOT, parentheses */
+                        /** @description Words, "exact phrases", prefix*, AND, OR, NOT, parentheses; at most 64 terms */
                         query: string;
                     };
                 };

@@ -176,6 +176,8 @@ describe('search API (builtin offline engine)', () => {
       [{ query: 'x', limit: 'ten' }, /limit must be/],
       [{ query: 'x', filters: { folder: '../etc' } }, /filters.folder/],
       [{ query: 'x', sort: 'date' }, /sort is not a known field/],
+      [{ query: 'a'.repeat(2001) }, /query must (be|have) at most 2000 characters|query.*2000/],
+      [{ query: Array.from({ length: 65 }, (_, i) => `w${i}`).join(' ') }, /more than 64 terms/],
     ];
     for (const [body, message] of cases) {
       const response = await api('POST', '/api/v1/search/fts', body);

@@ -33,7 +33,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<SearchRouteOptions> = async
   });
 
   app.post('/search/fts', {
-    schema: { tags, summary: 'Full-text search (FTS5 syntax: phrases, AND, OR, NOT)', body: FullTextBody,
+    schema: { tags, summary: 'Full-text search (words, phrases, prefix*, AND, OR, NOT; the same on every storage driver)', body: FullTextBody,
       response: { 200: FullTextResponse, ...errors } },
   }, async (request) => {
     const result = await search.fullText(request.body);

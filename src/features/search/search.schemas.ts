@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from '../../domain/full-text-query.js';
 
 export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -59,7 +60,8 @@ export const QueryResponse = Type.Object({
 });
 
 export const FullTextBody = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 10_000, description: 'Words, "exact phrases", AND, OR, NOT, parentheses' }),
+  query: Type.String({ minLength: 1, maxLength: MAX_QUERY_CHARS,
+    description: `Words, "exact phrases", prefix*, AND, OR, NOT, parentheses; at most ${MAX_QUERY_TERMS} terms` }),
   limit: Type.Integer({ minimum: 1, default: 10 }),
   offset: Type.Integer({ minimum: 0, default: 0 }),
   filters: Type.Optional(Type.Union([SearchFilters, Type.Null()])),

@@ -48,7 +48,7 @@ export interface QueryResult {
   partial: boolean;
 }
 
-/** Finds messages by meaning (vectors), by words (FTS5 BM25) or both fused. */
+/** Finds messages by meaning (vectors), by words (the driver's full text, BM25) or both fused. */
 export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
