@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config/config.loader.js';
 import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
-import { storageDriverOf } from './config/storage-driver.js';
 import { buildController } from './controller.js';
 import { superviseBridge } from './bridge-process.js';
 import { buildProxyApp } from './proxy/proxy.app.js';
@@ -73,7 +72,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const port = typeof address === 'object' && address ? address.port : config.server.port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  output.write(startupBanner({ version: VERSION, url, config, storageDriver: storageDriverOf(config), apiKey }));
+  output.write(startupBanner({ version: VERSION, url, config, apiKey }));
   return { url, apiKey: apiKey.key, close };
 }
 

@@ -6,12 +6,11 @@ export interface BannerFacts {
   /** Where the API answers, e.g. http://127.0.0.1:8080. */
   url: string;
   config: Config;
-  storageDriver: string;
   apiKey: ResolvedApiKey;
 }
 
 /** What a user needs after `memsvc start`: where everything is, and the key on the first start. */
-export function startupBanner({ version, url, config, storageDriver, apiKey }: BannerFacts): string {
+export function startupBanner({ version, url, config, apiKey }: BannerFacts): string {
   const proxy = config.proxy.enabled
     ? `http://${config.proxy.host}:${config.proxy.port}/v1 -> ${config.proxy.upstream_url}`
     : 'off (proxy.enabled: true turns it on)';
@@ -27,7 +26,7 @@ export function startupBanner({ version, url, config, storageDriver, apiKey }: B
     `  MCP      ${url}/mcp   (stdio: npx -y memsvc mcp)`,
     `  Proxy    ${proxy}`,
     `  Data     ${config.server.data_dir}`,
-    `  Storage  ${storageDriver}`,
+    `  Storage  ${config.storage.driver}`,
     `  API key  ${key}`,
     '',
   ].join('\n') + '\n';

@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { Config } from '../config/config.schema.js';
-import { storageDriverOf } from '../config/storage-driver.js';
 import { DATABASE_FILE } from '../controller.js';
 import { CliError } from './cli-errors.js';
 
 /** The SQLite store's file, for the commands that work on it directly (backup, restore, doctor). */
 export function sqliteStoreFile(config: Config, command: string): string {
-  const driver = storageDriverOf(config);
+  const driver = config.storage.driver;
   if (driver !== 'sqlite') {
     throw new CliError(`${command} works on the SQLite store; storage.driver is ${driver} (use that database's own tools, e.g. pg_dump)`);
   }

@@ -1,6 +1,5 @@
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
 import { planAppend } from '../../domain/append-plan.js';
-import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
 import type {
   AppendPolicy,
@@ -14,31 +13,10 @@ import type {
   PageRequest,
   StoreTotals,
 } from '../../ports/conversation-store.js';
-import { folderSubtree, type SqlFragment } from '../sql/filter-sql.js';
+import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
 import { indexAppendedMessages, insertMessages } from './postgres-fts-index.js';
 import { inTransaction, numbered, type Pool, type PoolClient } from './postgres-pool.js';
-
-const SORT_COLUMNS = {
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  importance_score: 'importance_score',
-  label: 'label',
-} as const;
-
-function conversationWhere(filter: ConversationFilter): SqlFragment {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (filter.label !== undefined) { clauses.push('label = ?'); params.push(filter.label); }
-  if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
-    const subtree = folderSubtree('folder', filter.folder);
-    clauses.push(subtree.sql);
-    params.push(...subtree.params);
-  }
-  if (filter.pinned !== undefined) clauses.push(`importance_score ${filter.pinned ? '>=' : '<'} 10`);
-  if (filter.archived !== undefined) { clauses.push('status = ?'); params.push(filter.archived ? 'archived' : 'active'); }
-  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
-}
 
 export class PostgresConversationStore implements ConversationStore {
   constructor(private readonly pool: Pool) {}
@@ -60,7 +38,7 @@ export class PostgresConversationStore implements ConversationStore {
   async list(request: ConversationListRequest): Promise<{ items: Conversation[]; total: number }> {
     const where = conversationWhere(request.filter);
     const direction = request.order === 'asc' ? 'ASC' : 'DESC';
-    const column = SORT_COLUMNS[request.sort];
+    const column = CONVERSATION_SORT_COLUMNS[request.sort];
     const [count, page] = await Promise.all([
       this.pool.query<{ n: number }>(numbered(`SELECT count(*) AS n FROM conversations ${where.sql}`), where.params),
       this.pool.query<ConversationRow>(numbered(`SELECT * FROM conversations ${where.sql}

@@ -4,7 +4,7 @@ import type { FullTextOptions, MessageSearchReader } from '../../ports/message-s
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
-import { toHit, type HitRow } from '../sql/rows.js';
+import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
 
 /** BM25's usual constants (FTS5 uses the same). */
 const K1 = 1.2;
@@ -77,13 +77,7 @@ export class PostgresMessageSearch implements MessageSearchReader {
       JOIN conversations c ON c.id = m.conversation_id
       WHERE source.seq = ANY(?::bigint[]) AND ${where.sql}
       ORDER BY source.seq, m.position`), [keys, ...where.params]);
-    const result = new Map<number, number[]>();
-    for (const { key, neighbour } of rows) {
-      const list = result.get(key);
-      if (list) list.push(neighbour);
-      else result.set(key, [neighbour]);
-    }
-    return result;
+    return groupNeighbours(rows);
   }
 
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {

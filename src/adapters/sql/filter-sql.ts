@@ -1,5 +1,7 @@
 import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import type { SearchFilter } from '../../domain/search.js';
+import type { ArchiveCursor, ArchiveFilter } from '../../ports/conversation-archive.js';
+import type { ConversationFilter, ConversationSortField } from '../../ports/conversation-store.js';
 
 export interface SqlFragment {
   sql: string;
@@ -36,3 +38,45 @@ export function searchFilterWhere(filter: SearchFilter): SqlFragment {
 
 export const hasFilter = (filter: SearchFilter): boolean =>
   Object.values(filter).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0));
+
+/** The column of each sort field: a whitelist, so no request text reaches ORDER BY. */
+export const CONVERSATION_SORT_COLUMNS: Readonly<Record<ConversationSortField, string>> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  importance_score: 'importance_score',
+  label: 'label',
+};
+
+/**
+ * `WHERE …` (or '') over `conversations` for a conversation filter; folders match their subtree.
+ * `folderColumn` lets the SQLite driver write `+folder`, which keeps SQLite off the folder index
+ * so it walks the sort index instead (sqlite-conversation.store.ts, list()).
+ */
+export function conversationWhere(filter: ConversationFilter, folderColumn = 'folder'): SqlFragment {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.label !== undefined) { clauses.push('label = ?'); params.push(filter.label); }
+  if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
+    const subtree = folderSubtree(folderColumn, filter.folder);
+    clauses.push(subtree.sql);
+    params.push(...subtree.params);
+  }
+  if (filter.pinned !== undefined) clauses.push(`importance_score ${filter.pinned ? '>=' : '<'} 10`);
+  if (filter.archived !== undefined) { clauses.push('status = ?'); params.push(filter.archived ? 'archived' : 'active'); }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/** `WHERE …` (or '') over `conversations` for an export page: the filter, then after the cursor in (created_at, id) order. */
+export function archivePageWhere(filter: ArchiveFilter, after: ArchiveCursor | null): SqlFragment {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.from !== undefined) { clauses.push('updated_at >= ?'); params.push(filter.from); }
+  if (filter.to !== undefined) { clauses.push('created_at <= ?'); params.push(filter.to); }
+  if (filter.folder !== undefined) {
+    const subtree = folderSubtree('folder', filter.folder);
+    clauses.push(subtree.sql);
+    params.push(...subtree.params);
+  }
+  if (after) { clauses.push('(created_at, id) > (?, ?)'); params.push(after.createdAt, after.id); }
+  return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}

@@ -112,3 +112,14 @@ export const toPendingMessage = (row: PendingRow): PendingMessage => ({
   ...(row.previous !== null ? { previous: row.previous } : {}),
   ...(row.next !== null ? { next: row.next } : {}),
 });
+
+/** (message, neighbour) rows, in order, as each message's list of neighbours. */
+export function groupNeighbours(rows: ReadonlyArray<{ key: number; neighbour: number }>): Map<number, number[]> {
+  const result = new Map<number, number[]>();
+  for (const { key, neighbour } of rows) {
+    const list = result.get(key);
+    if (list) list.push(neighbour);
+    else result.set(key, [neighbour]);
+  }
+  return result;
+}

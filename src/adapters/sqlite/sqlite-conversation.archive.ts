@@ -9,7 +9,7 @@ import type {
   ImportedConversation,
   ImportOutcome,
 } from '../../ports/conversation-archive.js';
-import { folderSubtree } from '../sql/filter-sql.js';
+import { archivePageWhere } from '../sql/filter-sql.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, type ConversationRow } from '../sql/rows.js';
 
@@ -17,19 +17,9 @@ export class SqliteConversationArchive implements ConversationArchive {
   constructor(private readonly db: Database) {}
 
   async page(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<Conversation[]> {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    if (filter.from !== undefined) { clauses.push('updated_at >= ?'); params.push(filter.from); }
-    if (filter.to !== undefined) { clauses.push('created_at <= ?'); params.push(filter.to); }
-    if (filter.folder !== undefined) {
-      const subtree = folderSubtree('folder', filter.folder);
-      clauses.push(subtree.sql);
-      params.push(...subtree.params);
-    }
-    if (after) { clauses.push('(created_at, id) > (?, ?)'); params.push(after.createdAt, after.id); }
-    const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-    const rows = this.db.prepare(`SELECT * FROM conversations ${where} ORDER BY created_at, id LIMIT ?`)
-      .all(...params, limit) as ConversationRow[];
+    const where = archivePageWhere(filter, after);
+    const rows = this.db.prepare(`SELECT * FROM conversations ${where.sql} ORDER BY created_at, id LIMIT ?`)
+      .all(...where.params, limit) as ConversationRow[];
     return rows.map(toConversation);
   }
 

@@ -2,9 +2,8 @@ import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
 import { planAppend } from '../../domain/append-plan.js';
-import { ROOT_FOLDER } from '../../domain/folder-path.js';
 import { newId } from '../../domain/ids.js';
-import { folderSubtree } from '../sql/filter-sql.js';
+import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
@@ -20,39 +19,6 @@ import type {
   PageRequest,
   StoreTotals,
 } from '../../ports/conversation-store.js';
-
-const SORT_COLUMNS = {
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  importance_score: 'importance_score',
-  label: 'label',
-} as const;
-
-/**
- * WHERE clause and parameters for a conversation filter; folders match their subtree.
- * `useFolderIndex: false` writes the folder test so SQLite cannot use the folder
- * index (unary +), letting it walk the sort index instead (see list()).
- */
-export function conversationWhere(filter: ConversationFilter, options: { useFolderIndex?: boolean } = {}):
-  { sql: string; params: unknown[] } {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (filter.label !== undefined) {
-    clauses.push('label = ?');
-    params.push(filter.label);
-  }
-  if (filter.folder !== undefined && filter.folder !== ROOT_FOLDER) {
-    const subtree = folderSubtree(options.useFolderIndex === false ? '+folder' : 'folder', filter.folder);
-    clauses.push(subtree.sql);
-    params.push(...subtree.params);
-  }
-  if (filter.pinned !== undefined) clauses.push(`importance_score ${filter.pinned ? '>=' : '<'} 10`);
-  if (filter.archived !== undefined) {
-    clauses.push('status = ?');
-    params.push(filter.archived ? 'archived' : 'active');
-  }
-  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
-}
 
 /**
  * Above this many matches a folder subtree is listed by walking the sort index
@@ -89,8 +55,8 @@ export class SqliteConversationStore implements ConversationStore {
   async list(request: ConversationListRequest): Promise<{ items: Conversation[]; total: number }> {
     const counted = conversationWhere(request.filter);
     const total = this.stmt(`SELECT count(*) FROM conversations ${counted.sql}`).pluck().get(...counted.params) as number;
-    const where = conversationWhere(request.filter, { useFolderIndex: total < FOLDER_SCAN_THRESHOLD });
-    const column = SORT_COLUMNS[request.sort];
+    const where = conversationWhere(request.filter, total < FOLDER_SCAN_THRESHOLD ? 'folder' : '+folder');
+    const column = CONVERSATION_SORT_COLUMNS[request.sort];
     const direction = request.order === 'asc' ? 'ASC' : 'DESC';
     const rows = this.stmt(`SELECT * FROM conversations ${where.sql}
       ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`)

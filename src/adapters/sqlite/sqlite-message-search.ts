@@ -6,7 +6,7 @@ import { toFts5Match } from './sqlite-fts-query.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
-import { toHit, type HitRow } from '../sql/rows.js';
+import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
 
 
 /** Matches scored per full-text query at most (the newest ones); measured by `npm run bench -- scale`. */
@@ -70,13 +70,7 @@ export class SqliteMessageSearch implements MessageSearchReader {
       WHERE ${inKeys('source.seq')} AND ${where.sql}
       ORDER BY source.seq, m.position`)
       .all(keysParam(keys), ...where.params) as Array<{ key: number; neighbour: number }>;
-    const result = new Map<number, number[]>();
-    for (const { key, neighbour } of rows) {
-      const list = result.get(key);
-      if (list) list.push(neighbour);
-      else result.set(key, [neighbour]);
-    }
-    return result;
+    return groupNeighbours(rows);
   }
 
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {

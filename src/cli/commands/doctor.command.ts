@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { loadConfig } from '../../config/config.loader.js';
 import type { Config } from '../../config/config.schema.js';
 import { resolveConfigFile } from '../../config/platform-paths.js';
-import { storageDriverOf } from '../../config/storage-driver.js';
 import { API_KEY_FILE } from '../../config/api-key.js';
 import { DATABASE_FILE } from '../../controller.js';
 import { serviceUrlOf } from '../cli-context.js';
@@ -84,7 +83,7 @@ async function checkModel(config: Config): Promise<Finding> {
 
 function checkVectorIndexOffline(config: Config): Finding {
   const file = join(config.server.data_dir, DATABASE_FILE);
-  if (storageDriverOf(config) !== 'sqlite' || !existsSync(file)) return ok('vector index', 'nothing stored yet');
+  if (config.storage.driver !== 'sqlite' || !existsSync(file)) return ok('vector index', 'nothing stored yet');
   const { db } = openStoreReadOnly(file);
   let vectors: number;
   try {

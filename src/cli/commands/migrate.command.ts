@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from '../../adapters/sqlite/sqlite-migrations.js';
 import type { Config } from '../../config/config.schema.js';
-import { storageDriverOf } from '../../config/storage-driver.js';
 import { openSqliteDatabase } from '../../adapters/sqlite/sqlite-database.js';
 import { DATABASE_FILE } from '../../controller.js';
 import { CliError } from '../cli-errors.js';
@@ -56,7 +55,7 @@ export const MIGRATORS: Record<string, Migrator> = { sqlite: migrateSqlite, post
 
 /** `memsvc migrate`: applies the configured store's pending schema migrations. */
 export async function migrateStore(config: Config): Promise<string> {
-  const driver = storageDriverOf(config);
+  const driver = config.storage.driver;
   const migrator = MIGRATORS[driver];
   if (!migrator) throw new CliError(`no schema migrations for storage driver ${driver}`);
   const report = await migrator(config);
