@@ -16,13 +16,8 @@ import { createHttpClient, type HttpClient } from './lib/http-client.js';
 import { runLoad } from './lib/load.js';
 import type { Measurement, Scenario } from './lib/scenario.js';
 import { round, summarize } from './lib/stats.js';
+import { BENCH_QUERIES, searchLatency } from './lib/search-queries.js';
 
-const QUERIES = [
-  'database migration deadlock', 'how do I speed up slow queries', 'planning a trip to the mountains',
-  'kubernetes deployment rollback', 'healthy breakfast ideas', 'unit tests are flaky', 'budget for next quarter',
-  'garden tomatoes need water', 'learning to play the guitar', 'interview preparation tips', 'cache invalidation',
-  'marathon training plan', 'tax return deadline', 'react component re-renders', 'team retrospective notes',
-];
 
 export const scenario: Scenario = {
   name: 'postgres',
@@ -62,7 +57,7 @@ export const scenario: Scenario = {
       measurements.push({ group: 'ingest', name: 'stored -> embedded -> indexed (whole pipeline)', concurrency: 8,
         ...summarize([pipelineMs], 0, pipelineMs), error_samples: [],
         note: `${round((total / pipelineMs) * 1000, 0)} messages/s through the pipeline` });
-      measurements.push(...await searchLatency(client, context.number('requests'), total));
+      measurements.push(...await searchLatency(client, { requests: context.number('requests'), group: `at ${total}`, maxDurationMs: 120_000, warmup: 10 }));
       measurements.push(await recallAgainstExact(stack.bridgeUrl, client, url, 30, total));
       return {
         dataset: { messages: total, conversations, server: pglite ? 'PGlite (PostgreSQL 18 + pgvector 0.8, WASM, 1 thread)' : url.replace(/\/\/[^@]*@/, '//') },
@@ -80,26 +75,6 @@ export const scenario: Scenario = {
   },
 };
 
-async function searchLatency(client: HttpClient, requests: number, size: number): Promise<Measurement[]> {
-  const variants: Array<[string, string, (q: string) => object]> = [
-    ['POST /query semantic (HNSW, no filter)', '/api/v1/query', (q) => ({ query: q, mode: 'semantic', limit: 10 })],
-    ['POST /query semantic, folder filter', '/api/v1/query', (q) => ({ query: q, mode: 'semantic', limit: 10, filters: { folder: '/work' } })],
-    ['POST /query hybrid (default)', '/api/v1/query', (q) => ({ query: q, limit: 10 })],
-    ['POST /query keyword', '/api/v1/query', (q) => ({ query: q, mode: 'keyword', limit: 10 })],
-    ['POST /search/fts (words)', '/api/v1/search/fts', (q) => ({ query: q.split(' ').slice(0, 2).join(' OR ') })],
-    ['POST /search/fts (phrase)', '/api/v1/search/fts', (q) => ({ query: `"${q.split(' ').slice(0, 2).join(' ')}"` })],
-  ];
-  const rows: Measurement[] = [];
-  for (const [name, path, body] of variants) {
-    const bodies = QUERIES.map((q) => JSON.stringify(body(q)));
-    const result = await runLoad({
-      client, concurrency: 1, maxRequests: requests, maxDurationMs: 120_000, warmupRequests: 10, expectStatus: 200,
-      request: (i) => ({ method: 'POST', path, body: bodies[i % bodies.length]! }),
-    });
-    rows.push({ group: `at ${size}`, name, ...result });
-  }
-  return rows;
-}
 
 /** Top-10 of semantic search (pgvector HNSW) against an exact scan of every stored vector in the same database. */
 async function recallAgainstExact(bridgeUrl: string, client: HttpClient, url: string, queries: number, size: number): Promise<Measurement> {
@@ -108,7 +83,7 @@ async function recallAgainstExact(bridgeUrl: string, client: HttpClient, url: st
     const recalls: number[] = [];
     const latencies: number[] = [];
     for (let q = 0; q < queries; q += 1) {
-      const query = `${QUERIES[q % QUERIES.length]} ${['today', 'again'][Math.floor(q / QUERIES.length) % 2]}`;
+      const query = `${BENCH_QUERIES[q % BENCH_QUERIES.length]} ${['today', 'again'][Math.floor(q / BENCH_QUERIES.length) % 2]}`;
       const t0 = performance.now();
       const response = await client.request('POST', '/api/v1/query', JSON.stringify({ query, mode: 'semantic', limit: 10 }));
       latencies.push(performance.now() - t0);

@@ -21,13 +21,8 @@ import type { Measurement, Scenario, ScenarioContext, SeedingStep } from './lib/
 import { startBenchServer, type BenchServer } from './lib/server.js';
 import { serverTask } from './lib/server-task.js';
 import { round, summarize } from './lib/stats.js';
+import { BENCH_QUERIES } from './lib/search-queries.js';
 
-const QUERIES = [
-  'database migration deadlock', 'how do I speed up slow queries', 'planning a trip to the mountains',
-  'kubernetes deployment rollback', 'healthy breakfast ideas', 'unit tests are flaky', 'budget for next quarter',
-  'garden tomatoes need water', 'learning to play the guitar', 'interview preparation tips', 'cache invalidation',
-  'marathon training plan', 'tax return deadline', 'react component re-renders', 'team retrospective notes',
-];
 const SUFFIXES = ['', ' today', ' again', ' please', ' for the team', ' this week'];
 /** Folder filters by selectivity: conversation i lands in the deepest that divides it (subtree filters nest). */
 const SELECTIVE_FOLDERS: ReadonlyArray<{ folder: string; every: number; share: string }> = [
@@ -307,7 +302,7 @@ interface Query { text: string; vector: Float32Array }
 
 async function queryVectors(bridge: BenchBridge, count: number): Promise<Query[]> {
   const texts = Array.from({ length: count }, (_, i) =>
-    `${QUERIES[i % QUERIES.length]}${SUFFIXES[Math.floor(i / QUERIES.length) % SUFFIXES.length]}`);
+    `${BENCH_QUERIES[i % BENCH_QUERIES.length]}${SUFFIXES[Math.floor(i / BENCH_QUERIES.length) % SUFFIXES.length]}`);
   const vectors = await bridge.embed(texts);
   return texts.map((text, i) => ({ text, vector: vectors[i]! }));
 }
@@ -405,11 +400,11 @@ async function textRows(context: ScenarioContext, client: HttpClient, corpus: Co
     for (const word of new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const common = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([word]) => word);
-  const words = QUERIES.map((q) => q.split(' ').slice(0, 2).join(' '));
+  const words = BENCH_QUERIES.map((q) => q.split(' ').slice(0, 2).join(' '));
   const variants: Array<[string, string, string[]]> = [
-    ['hybrid', 'POST /query hybrid (default mode)', QUERIES.map((q) => JSON.stringify({ query: q, limit: 10 }))],
-    ['context', 'POST /context/assemble', QUERIES.map((q) => JSON.stringify({ query: q }))],
-    ['full text', 'POST /search/fts, 1-3 words', QUERIES.map((q, i) => JSON.stringify({ query: q.split(' ').slice(0, 1 + (i % 3)).join(' ') }))],
+    ['hybrid', 'POST /query hybrid (default mode)', BENCH_QUERIES.map((q) => JSON.stringify({ query: q, limit: 10 }))],
+    ['context', 'POST /context/assemble', BENCH_QUERIES.map((q) => JSON.stringify({ query: q }))],
+    ['full text', 'POST /search/fts, 1-3 words', BENCH_QUERIES.map((q, i) => JSON.stringify({ query: q.split(' ').slice(0, 1 + (i % 3)).join(' ') }))],
     ['full text', 'POST /search/fts, phrase', words.map((w) => JSON.stringify({ query: `"${w}"` }))],
     ['full text', `POST /search/fts, the commonest word ("${common[0]}")`, [JSON.stringify({ query: common[0] })]],
     ['full text', 'POST /search/fts, prefix', common.slice(0, 10).map((w) => JSON.stringify({ query: `${w.slice(0, 3)}*` }))],

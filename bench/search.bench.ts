@@ -12,17 +12,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE, startLocalStack, type LocalStack } from '../scripts/lib/local-stack.js';
 import { generateConversation } from './lib/corpus.js';
-import { createHttpClient, type HttpClient } from './lib/http-client.js';
-import { runLoad } from './lib/load.js';
+import { createHttpClient } from './lib/http-client.js';
 import type { Measurement, Scenario, SeedingStep } from './lib/scenario.js';
 import { percentile, round, summarize } from './lib/stats.js';
+import { BENCH_QUERIES, searchLatency } from './lib/search-queries.js';
 
-const QUERIES = [
-  'database migration deadlock', 'how do I speed up slow queries', 'planning a trip to the mountains',
-  'kubernetes deployment rollback', 'healthy breakfast ideas', 'unit tests are flaky', 'budget for next quarter',
-  'garden tomatoes need water', 'learning to play the guitar', 'interview preparation tips', 'cache invalidation',
-  'marathon training plan', 'tax return deadline', 'react component re-renders', 'team retrospective notes',
-];
 
 export const scenario: Scenario = {
   name: 'search',
@@ -69,7 +63,7 @@ export const scenario: Scenario = {
         dataset[`messages_at_${size}`] = messages;
         context.log(`measuring at ${messages} messages`);
         measurements.push(await ingestToSearchable(stack, 20, size));
-        measurements.push(...await searchLatency(client, context.number('requests'), size));
+        measurements.push(...await searchLatency(client, { requests: context.number('requests'), group: `at ${size}`, maxDurationMs: 30_000, warmup: 20 }));
         measurements.push(await recallAgainstExact(stack, dataDir, context.number('recall-queries'), size));
       }
       dataset.conversations = conversations;
@@ -132,26 +126,6 @@ async function ingestToSearchable(stack: LocalStack, samples: number, size: numb
   };
 }
 
-async function searchLatency(client: HttpClient, requests: number, size: number): Promise<Measurement[]> {
-  const rows: Measurement[] = [];
-  const variants: Array<[string, string, (q: string) => object]> = [
-    ['POST /query semantic (HNSW, no filter)', '/api/v1/query', (q) => ({ query: q, mode: 'semantic', limit: 10 })],
-    ['POST /query semantic, folder filter', '/api/v1/query', (q) => ({ query: q, mode: 'semantic', limit: 10, filters: { folder: '/work' } })],
-    ['POST /query hybrid (default)', '/api/v1/query', (q) => ({ query: q, limit: 10 })],
-    ['POST /query keyword', '/api/v1/query', (q) => ({ query: q, mode: 'keyword', limit: 10 })],
-    ['POST /search/fts (words)', '/api/v1/search/fts', (q) => ({ query: q.split(' ').slice(0, 2).join(' OR ') })],
-    ['POST /search/fts (phrase)', '/api/v1/search/fts', (q) => ({ query: `"${q.split(' ').slice(0, 2).join(' ')}"` })],
-  ];
-  for (const [name, path, body] of variants) {
-    const bodies = QUERIES.map((q) => JSON.stringify(body(q)));
-    const result = await runLoad({
-      client, concurrency: 1, maxRequests: requests, maxDurationMs: 30_000, warmupRequests: 20, expectStatus: 200,
-      request: (i) => ({ method: 'POST', path, body: bodies[i % bodies.length]! }),
-    });
-    rows.push({ group: `at ${size}`, name, ...result });
-  }
-  return rows;
-}
 
 /** Top-10 of the HNSW path (semantic mode, no filter) against exact cosine over every stored vector. */
 async function recallAgainstExact(stack: LocalStack, dataDir: string, queries: number, size: number): Promise<Measurement> {
@@ -167,7 +141,7 @@ async function recallAgainstExact(stack: LocalStack, dataDir: string, queries: n
     const recalls: number[] = [];
     const latencies: number[] = [];
     for (let q = 0; q < queries; q += 1) {
-      const query = `${QUERIES[q % QUERIES.length]} ${['today', 'again', 'soon', 'please'][Math.floor(q / QUERIES.length) % 4]}`;
+      const query = `${BENCH_QUERIES[q % BENCH_QUERIES.length]} ${['today', 'again', 'soon', 'please'][Math.floor(q / BENCH_QUERIES.length) % 4]}`;
       const t0 = performance.now();
       const response = await stack.api('POST', '/api/v1/query', { query, mode: 'semantic', limit: 10 });
       latencies.push(performance.now() - t0);
