@@ -180,20 +180,24 @@ export function parseFullTextQuery(input: string): FullTextQuery {
   return query;
 }
 
-/**
- * The full-text side of a natural-language question: any of its content words
- * (stopwords and question words dropped, at most `maxTerms`), ranked by the
- * driver by how many and how rare. Null when nothing searchable is left.
- */
-export function naturalLanguageQuery(text: string, maxTerms = 32): FullTextQuery | null {
+/** The distinct content words of a natural-language question (stopwords and question words dropped), at most `maxTerms`. */
+export function naturalLanguageTerms(text: string, maxTerms = 32): string[] {
   const terms: string[] = [];
   for (const token of new Set(tokenize(text))) {
     if (ENGLISH_STOPWORDS.has(token)) continue;
     terms.push(token);
     if (terms.length >= maxTerms) break;
   }
-  if (terms.length === 0) return null;
-  const items: FullTextQuery[] = terms.map((token) => ({ kind: 'term', token, prefix: false }));
+  return terms;
+}
+
+/**
+ * The full-text side of a natural-language question: any of its content words,
+ * ranked by the driver by how many and how rare. Null when nothing searchable is left.
+ */
+export function naturalLanguageQuery(text: string, maxTerms = 32): FullTextQuery | null {
+  const items = naturalLanguageTerms(text, maxTerms).map((token): FullTextQuery => ({ kind: 'term', token, prefix: false }));
+  if (items.length === 0) return null;
   return items.length === 1 ? items[0]! : { kind: 'or', items };
 }
 

@@ -1,4 +1,4 @@
-import { ENGLISH_STOPWORDS } from '../../domain/stopwords.js';
+import { naturalLanguageTerms } from '../../domain/full-text-query.js';
 
 /**
  * Tokenizer for the FTS5 table that indexes messages. Porter stemming
@@ -30,23 +30,8 @@ export function toContextColumn(previousContent: string | undefined, nextContent
   return [previousContent, nextContent].filter((text) => text !== undefined && text !== '').join('\n');
 }
 
-/**
- * Words that match almost every message and so only add noise to an OR query
- * (question words like "what" and "when" included: queries are mostly questions).
- */
-const QUERY_STOPWORDS = ENGLISH_STOPWORDS;
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** Distinct non-stopword terms of a query, lower-cased, in first-seen order. */
-export function queryTerms(naturalLanguage: string, maxTerms = 32): string[] {
-  const terms = new Set<string>();
-  for (const word of naturalLanguage.toLowerCase().match(WORD) ?? []) {
-    if (QUERY_STOPWORDS.has(word)) continue;
-    terms.add(word);
-    if (terms.size >= maxTerms) break;
-  }
-  return [...terms];
-}
+/** Distinct non-stopword terms of a query, lower-cased, in first-seen order (the terms keyword search uses). */
+export const queryTerms = naturalLanguageTerms;
 
 /**
  * Turns a natural-language question into an FTS5 query matching messages that
