@@ -9,7 +9,9 @@ export async function openStorage(config: Config): Promise<Storage> {
     if (config.storage.url === '') {
       throw new Error('storage.driver is postgres but storage.url (MEMSVC_STORAGE_URL) is empty');
     }
-    return openPostgresStorage({ url: config.storage.url, poolSize: config.storage.pool_size });
+    return openPostgresStorage({
+      url: config.storage.url, poolSize: config.storage.pool_size, exactMaxCandidates: config.search.exact_max_candidates,
+    });
   }
   return openSqliteStorage(config.server.data_dir, {
     synchronous: config.storage.durability === 'full' ? 'FULL' : 'NORMAL',

@@ -113,7 +113,7 @@ export const ConfigSchema = Type.Object({
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
-    /** SQLite driver: a filtered semantic search matching at most this many vectors scans them exactly instead of the index. */
+    /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
     exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
     /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),

@@ -25,9 +25,9 @@ after(async () => { await pglite.stop(); });
 storageContract({
   name: 'postgres (PGlite: Postgres 18 + pgvector 0.8)',
   claimsExclude: true,
-  open: async () => {
+  open: async (options) => {
     await emptied(pglite.url);
-    return openPostgresStorage({ url: pglite.url, poolSize: 4 });
+    return openPostgresStorage({ url: pglite.url, poolSize: 4, ...options });
   },
 });
 
@@ -36,9 +36,9 @@ if (serverUrl) {
   storageContract({
     name: `postgres server (${new URL(serverUrl).host})`,
     claimsExclude: true,
-    open: async () => {
+    open: async (options) => {
       await emptied(serverUrl);
-      return openPostgresStorage({ url: serverUrl, poolSize: 4 });
+      return openPostgresStorage({ url: serverUrl, poolSize: 4, ...options });
     },
   });
 }

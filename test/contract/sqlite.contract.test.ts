@@ -7,5 +7,5 @@ import { storageContract } from './storage-contract.js';
 storageContract({
   name: 'sqlite',
   claimsExclude: false,
-  open: async () => openSqliteStorage(mkdtempSync(join(tmpdir(), 'memsvc-contract-'))),
+  open: async (options) => openSqliteStorage(mkdtempSync(join(tmpdir(), 'memsvc-contract-')), options),
 });

@@ -12,7 +12,8 @@ import type { ImportedConversation } from '../../src/ports/conversation-archive.
 /** What the contract needs from a driver: a fresh, empty store per test. */
 export interface ContractDriver {
   name: string;
-  open(): Promise<Storage>;
+  /** `exactMaxCandidates: 0` sends every filtered vector search through the index path. */
+  open(options?: { exactMaxCandidates?: number }): Promise<Storage>;
   /** Claims on embedding jobs exclude other workers until their lease lapses (a database shared by replicas). */
   claimsExclude: boolean;
 }
@@ -22,8 +23,9 @@ const policy = { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 };
 const T0 = '2026-05-01T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
 
-async function withStorage(driver: ContractDriver, work: (storage: Storage) => Promise<void>): Promise<void> {
-  const storage = await driver.open();
+async function withStorage(driver: ContractDriver, work: (storage: Storage) => Promise<void>,
+  options?: { exactMaxCandidates?: number }): Promise<void> {
+  const storage = await driver.open(options);
   try {
     await work(storage);
   } finally {
@@ -286,6 +288,24 @@ export function storageContract(driver: ContractDriver): void {
       const best = await vectors.nearest(normalize([1, 0, 0]), {}, 1);
       assert.ok(Math.abs(best[0]!.score - 1) < 1e-3, 'cosine similarity of the same direction is 1');
     }));
+
+    test('vector search through the index with exact search off: a filter still yields its matches, best first', () => withStorage(driver, async (storage) => {
+      const table: Record<string, number[]> = {};
+      const messages = (folder: string, n: number) => Array.from({ length: n }, (_, i) => {
+        const content = `${folder} ${i}`;
+        table[content] = [Math.cos(i / 7), Math.sin(i / 7), folder === '/near' ? 0.1 : 0.2];
+        return says(content);
+      });
+      await create(storage, { folder: '/near', messages: messages('/near', 12) });
+      await create(storage, { folder: '/far', messages: messages('/far', 40) });
+      const { vectors } = await embedAll(storage, (content) => table[content]!);
+      const found = await vectors.nearest(normalize([1, 0, 0.1]), { folder: '/near' }, 5);
+      const hits = await storage.search.hydrate(found.map((item) => item.key));
+      assert.equal(hits.length, 5);
+      assert.ok(hits.every((hit) => hit.folder === '/near'), hits.map((hit) => hit.folder).join(','));
+      assert.deepEqual(hits.map((hit) => hit.content), ['/near 0', '/near 1', '/near 2', '/near 3', '/near 4']);
+      assert.ok(found.every((item, i) => i === 0 || item.score <= found[i - 1]!.score));
+    }, { exactMaxCandidates: 0 }));
 
     test('context reads: pinned and recent message keys, newest first', () => withStorage(driver, async (storage) => {
       await create(storage, { importance: 10, messages: [says('pinned old', 0), says('pinned new', 10)] });

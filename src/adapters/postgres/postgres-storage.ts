@@ -17,6 +17,8 @@ import { PostgresVectorSearch } from './postgres-vector-search.js';
 export interface PostgresStorageOptions {
   url: string;
   poolSize: number;
+  /** A filtered vector search with at most this many candidates is ranked exactly (search.exact_max_candidates). */
+  exactMaxCandidates?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end().catch(() => {});
     throw error;
   }
-  const vectors = new PostgresVectorSearch(pool);
+  const vectors = new PostgresVectorSearch(pool, options.exactMaxCandidates);
   return {
     driver: 'postgres',
     conversations: new PostgresConversationStore(pool),
