@@ -38,5 +38,18 @@ for (const driver of ['sqlite', 'postgres'] as const) {
       assert.equal(response.status, 400);
       assert.match(response.body.error, /filters\.label/);
     });
+
+    test('label filters with control characters are a 400 on list, count and search alike', async () => {
+      for (const path of ['/api/v1/conversations?label=x%00', '/api/v1/conversations/count?label=x%00', '/api/v1/conversations?label=a%07b']) {
+        const response = await service.api('GET', path);
+        assert.equal(response.status, 400, path);
+        assert.deepEqual([response.body.code, response.body.error], ['INVALID_FILTER', 'label must not contain control characters'], path);
+      }
+      const search = await service.api('POST', '/api/v1/search/fts', { query: 'fine', filters: { label: 'tab\there' } });
+      assert.equal(search.status, 400);
+      assert.equal(search.body.code, 'INVALID_FILTER');
+      // Positive control: an ordinary label filter answers.
+      assert.equal((await service.api('GET', '/api/v1/conversations?label=x')).status, 200);
+    });
   });
 }

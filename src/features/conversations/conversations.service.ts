@@ -9,6 +9,7 @@ import { ConversationNotFoundError, ErrorCode, LimitExceededError, ValidationErr
 import { normalizeFolder, ROOT_FOLDER } from '../../domain/folder-path.js';
 import { boundedJsonBytes } from '../../domain/json-bounds.js';
 import { isUuid, newId } from '../../domain/ids.js';
+import { hasControlCharacters, labelFilter } from '../../domain/label.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
@@ -195,14 +196,17 @@ export class ConversationService {
   }
 
   private filter(filter: ConversationFilter): ConversationFilter {
-    return { ...filter, ...(filter.folder !== undefined ? { folder: this.folder(filter.folder) } : {}) };
+    return {
+      ...filter,
+      ...(filter.folder !== undefined ? { folder: this.folder(filter.folder) } : {}),
+      ...(filter.label !== undefined ? { label: labelFilter(filter.label, 'label') } : {}),
+    };
   }
 
   private label(label: string): string {
     const trimmed = label.trim();
     if (trimmed === '') throw new ValidationError('label must not be empty');
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new ValidationError('label must not contain control characters');
+    if (hasControlCharacters(trimmed)) throw new ValidationError('label must not contain control characters');
     if (trimmed.length > this.deps.limits.maxLabelChars) {
       throw new ValidationError(`label is longer than ${this.deps.limits.maxLabelChars} characters`);
     }

@@ -1,6 +1,7 @@
 import type { Logger } from '../../ports/logger.js';
 import { AppError, ErrorCode, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
+import { labelFilter } from '../../domain/label.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-provider.js';
@@ -153,10 +154,7 @@ export class SearchService {
     if (!filters) return {};
     const filter: SearchFilter = {};
     if (filters.folder !== undefined) filter.folder = normalizeFolder(filters.folder, this.deps.folderLimits, 'filters.folder');
-    if (filters.label !== undefined) {
-      if (filters.label.includes('\u0000')) throw new ValidationError('filters.label must not contain the NUL character (U+0000)');
-      filter.label = filters.label;
-    }
+    if (filters.label !== undefined) filter.label = labelFilter(filters.label, 'filters.label');
     if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
     if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
     if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {
