@@ -6,9 +6,6 @@ import type { Storage } from './ports/storage.js';
 /** The one place that knows which storage driver runs: storage.driver in config. */
 export async function openStorage(config: Config): Promise<Storage> {
   if (config.storage.driver === 'postgres') {
-    if (config.storage.url === '') {
-      throw new Error('storage.driver is postgres but storage.url (MEMSVC_STORAGE_URL) is empty');
-    }
     return openPostgresStorage({
       url: config.storage.url, poolSize: config.storage.pool_size, exactMaxCandidates: config.search.exact_max_candidates,
     });

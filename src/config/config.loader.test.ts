@@ -159,6 +159,12 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_BRIDGE_EMBEDDINGS_PROVIDER: 'magic' } }, /bridge\.embeddings\.provider/);
     rejects({ file: await yamlFile('bad-limit.yaml', 'limits:\n  max_page_size: 0\n'), env: {} }, /limits\.max_page_size/);
     rejects({ file: await yamlFile('bad-type.yaml', 'server:\n  body_limit_bytes: lots\n'), env: {} }, /server\.body_limit_bytes/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'mysql' } }, /storage\.driver/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres' } }, /storage\.url \(MEMSVC_STORAGE_URL\) is required/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_STORE: 'memcached' } }, /rate_limit\.store/);
+    // Positive control: with its url the postgres driver is a valid choice.
+    assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: 'postgres://db/memsvc' } })
+      .storage.driver, 'postgres');
   });
 
   it('rejects a file that is not YAML or not a mapping', async () => {

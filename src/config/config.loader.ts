@@ -45,6 +45,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     throw new ConfigError(`Invalid configuration: ${detail.join('; ')}`);
   }
   const config = Value.Clean(ConfigSchema, converted) as Config;
+  if (config.storage.driver === 'postgres' && config.storage.url === '') {
+    throw new ConfigError('Invalid configuration: storage.url (MEMSVC_STORAGE_URL) is required when storage.driver is postgres');
+  }
   config.server.data_dir = resolveDataDir(config.server.data_dir, cwd);
   return deepFreeze(config);
 }

@@ -39,7 +39,6 @@ function pendingSqliteMigrations(file: string): number {
 }
 
 const migratePostgresStore: Migrator = async (config) => {
-  if (config.storage.url === '') throw new CliError('storage.driver is postgres but storage.url (MEMSVC_STORAGE_URL) is empty');
   const pool = createPool(config.storage.url, 1);
   try {
     const applied = await migratePostgres(pool);
