@@ -1,39 +1,85 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type TObject } from 'typebox';
+import { ErrorResponse } from '../features/conversations/conversations.schemas.js';
+import type { MemoryTool } from './memory-tools.js';
 import type { ToolInvoker } from './tool-invoker.js';
 
 const tags = ['tools'];
 
-const Envelope = Type.Object({
+const ToolError = Type.Object({ code: Type.String(), message: Type.String() });
+
+/** Every failure: the envelope with data null, sent with its 4xx/5xx status. */
+export const FailureEnvelope = Type.Object({ success: Type.Literal(false), data: Type.Null(), error: ToolError });
+
+/** A tool's success: the envelope around its output schema. */
+export const successEnvelope = (output: TObject) => Type.Object({ success: Type.Literal(true), data: output, error: Type.Null() });
+
+const AnyEnvelope = Type.Object({
   success: Type.Boolean(),
   data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  error: Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]),
+  error: Type.Union([ToolError, Type.Null()]),
 });
 
-/** The REST form of the tools: POST /mcp/tools/{tool} with the tool's parameters as the body. */
+const ToolListing = Type.Object({
+  protocol_version: Type.String(),
+  tools: Type.Array(Type.Object({
+    name: Type.String(),
+    description: Type.String(),
+    input_schema: Type.Record(Type.String(), Type.Unknown()),
+    output_schema: Type.Record(Type.String(), Type.Unknown()),
+  })),
+});
+
+const failures = { 400: FailureEnvelope, 404: FailureEnvelope, 500: FailureEnvelope, 503: FailureEnvelope, 401: ErrorResponse, 429: ErrorResponse };
+
+/** The invoker validates (the same schema, answering in the envelope), so Fastify's own validation stays out of the way. */
+const noValidation = () => () => true;
+
+/**
+ * The REST form of the tools: POST /mcp/tools/{tool} with the tool's parameters as the body.
+ * Each tool has its own route, so /openapi.json shows its body and its `data`; a generic route
+ * answers unknown names with the envelope's 404.
+ */
 export const toolRoutes: FastifyPluginAsyncTypebox<{ invoker: ToolInvoker }> = async (app, { invoker }) => {
   app.get('/mcp/tools', {
-    schema: { tags, summary: 'The tools with their JSON schemas (protocol 1.0)' },
+    schema: { tags, summary: 'The tools with their JSON schemas (protocol 1.0)', response: { 200: ToolListing } },
   }, async () => ({
     protocol_version: '1.0',
     tools: invoker.tools.map((tool) => ({
-      name: tool.name, description: tool.description, input_schema: tool.inputSchema,
-      ...(tool.outputSchema ? { output_schema: tool.outputSchema } : {}),
+      name: tool.name, description: tool.description,
+      input_schema: tool.inputSchema as object as Record<string, unknown>,
+      output_schema: tool.outputSchema as object as Record<string, unknown>,
     })),
   }));
+
+  for (const tool of invoker.tools) registerTool(app, invoker, tool);
 
   app.post('/mcp/tools/:tool', {
     schema: {
       tags,
-      summary: 'Call a tool; the answer is the envelope {success, data, error}',
+      summary: 'Call a tool by name; the answer is the envelope {success, data, error}',
       params: Type.Object({ tool: Type.String() }),
       body: Type.Optional(Type.Unknown()),
-      // Failures carry the same envelope with status 4xx/5xx; auth and rate-limit errors keep the API's error shape.
-      response: { 200: Envelope },
+      response: { 200: AnyEnvelope, ...failures },
     },
   }, async (request, reply) => {
     const outcome = await invoker.invoke(request.params.tool, request.body);
-    // Failures send the same envelope with their 4xx/5xx status (only 200 is declared, see above).
     return reply.code(outcome.status as 200).send(outcome.envelope);
   });
 };
+
+function registerTool(app: Parameters<FastifyPluginAsyncTypebox>[0], invoker: ToolInvoker, tool: MemoryTool): void {
+  app.post(`/mcp/tools/${tool.name}`, {
+    schema: {
+      tags,
+      operationId: tool.name,
+      summary: tool.description,
+      body: tool.inputSchema,
+      response: { 200: successEnvelope(tool.outputSchema), ...failures },
+    },
+    validatorCompiler: noValidation,
+  }, async (request, reply) => {
+    const outcome = await invoker.invoke(tool.name, request.body);
+    return reply.code(outcome.status as 200).send(outcome.envelope as never);
+  });
+}

@@ -79,14 +79,15 @@ describe('MCP server through the official SDK client', () => {
       } });
       assert.equal(appended.isError, undefined, JSON.stringify(appended.content));
       assert.equal(structured(appended).message_count, 2);
-      assert.equal(structured(appended).appended.length, 1);
+      assert.equal(structured(appended).messages.length, 1);
+      assert.equal(structured(appended).messages[0].role, 'assistant');
 
       const context = await client.callTool({ name: 'memory_assemble_context', arguments: { query: 'how often to water the tomatoes?', context_budget: 500 } });
       assert.equal(context.isError, undefined, JSON.stringify(context.content));
       assert.match(structured(context).context, /every second day/);
       assert.ok(structured(context).conversation_ids.includes(id));
 
-      const summary = await client.callTool({ name: 'memory_summarize', arguments: { conversation_id: id } });
+      const summary = await client.callTool({ name: 'memory_summarize', arguments: { conversation_id: id, level: 'daily' } });
       assert.equal(summary.isError, undefined, JSON.stringify(summary.content));
       assert.equal(structured(summary).conversation_id, id);
       assert.equal(structured(summary).level, 'daily');
@@ -97,6 +98,45 @@ describe('MCP server through the official SDK client', () => {
       const again = await client.callTool({ name: 'memory_delete', arguments: { conversation_id: id } });
       assert.equal(again.isError, true);
       assert.match(JSON.stringify(again.content), /not found/i);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('every tool lists an output schema, and every call answers structuredContent that the SDK client checked against it', async () => {
+    const client = new Client({ name: 'memsvc-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TEST_API_KEY}` } },
+    }));
+    try {
+      const { tools } = await client.listTools();
+      for (const tool of tools) assert.equal(tool.outputSchema?.type, 'object', tool.name);
+      const stored = structured(await client.callTool({ name: 'memory_store', arguments: {
+        label: 'structured', folder: '/out', messages: [{ role: 'user', content: 'the orchard needs pruning in March' }],
+      } }));
+      const id = stored.conversation_id as string;
+      // The client validates structuredContent against the listed outputSchema and throws when it does not fit,
+      // so each successful call below is a check of one tool's answer against its schema.
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['memory_search', { query: 'orchard pruning', mode: 'keyword' }],
+        ['memory_update', { conversation_id: id, importance_score: 7 }],
+        ['memory_prune', { threshold_days: 0, importance_threshold: 10 }],
+        ['memory_get_context', { conversation_id: id }],
+        ['memory_export', { conversation_id: id, format: 'markdown' }],
+        ['memory_stats', { folder: '/out' }],
+        ['memory_stats', { label: 'structured' }],
+        ['memory_assemble_context', { query: 'when to prune the orchard?' }],
+        ['memory_append', { conversation_id: id, messages: [{ role: 'assistant', content: 'March it is' }] }],
+        ['memory_summarize', { conversation_id: id, level: 'weekly' }],
+        ['memory_delete', { conversation_id: id }],
+      ];
+      for (const [name, args] of calls) {
+        const result = await client.callTool({ name, arguments: args });
+        assert.equal(result.isError, undefined, `${name}: ${JSON.stringify(result.content)}`);
+        assert.ok(result.structuredContent, name);
+        assert.deepEqual(JSON.parse((result.content as Array<{ text: string }>)[0]!.text), result.structuredContent, name);
+      }
+      assert.equal(stored.importance_score, 5);
     } finally {
       await client.close();
     }

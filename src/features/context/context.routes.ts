@@ -3,7 +3,7 @@ import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import { renderContext, type SelectedMessage } from './context-selection.js';
 import { estimateTokens } from './context-packing.js';
 import { AssembleContextBody, AssembleContextResponse } from './context.schemas.js';
-import type { ContextService } from './context.service.js';
+import type { AssembledContext, ContextService } from './context.service.js';
 
 const tags = ['context'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
@@ -21,23 +21,28 @@ export const contextRoutes: FastifyPluginAsyncTypebox<{ context: ContextService 
   }, async (request) => {
     const assembled = await context.assemble(request.body);
     if (assembled.request.format === 'messages') return assembled.messages.map(toContextMessage);
-    const text = renderContext(assembled.messages, assembled.request.includeMetadata);
-    return {
-      context: text,
-      token_count: estimateTokens(text),
-      conversation_ids: [...new Set(assembled.messages.map((message) => message.hit.conversationId))],
-      message_count: assembled.messages.length,
-      sources: assembled.messages.map(({ hit, score }) => ({
-        message_id: hit.messageId,
-        conversation_id: hit.conversationId,
-        label: hit.label,
-        folder: hit.folder,
-        timestamp: hit.timestamp,
-        relevance_score: score,
-      })),
-    };
+    return toContextText(assembled);
   });
 };
+
+/** The text variant: one prompt-ready string with its sources. */
+export function toContextText(assembled: AssembledContext) {
+  const text = renderContext(assembled.messages, assembled.request.includeMetadata);
+  return {
+    context: text,
+    token_count: estimateTokens(text),
+    conversation_ids: [...new Set(assembled.messages.map((message) => message.hit.conversationId))],
+    message_count: assembled.messages.length,
+    sources: assembled.messages.map(({ hit, score }) => ({
+      message_id: hit.messageId,
+      conversation_id: hit.conversationId,
+      label: hit.label,
+      folder: hit.folder,
+      timestamp: hit.timestamp,
+      relevance_score: score,
+    })),
+  };
+}
 
 export const toContextMessage = ({ hit, score }: SelectedMessage) => ({
   id: hit.messageId,

@@ -76,3 +76,7 @@ export const ContextText = Type.Object({
 });
 
 export const AssembleContextResponse = Type.Union([Type.Array(ContextMessage), ContextText]);
+
+/** The tool form (memory_assemble_context): always the text variant, so no format and no max_tokens alias. */
+export const AssembleContextTextBody = Type.Omit(AssembleContextBody, ['format', 'max_tokens'], { additionalProperties: false });
+export type AssembleContextTextBody = Static<typeof AssembleContextTextBody>;

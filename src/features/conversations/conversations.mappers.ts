@@ -1,5 +1,7 @@
 import { isPinned, type Conversation, type Message } from '../../domain/conversation.js';
 import { NIL_UUID } from '../../domain/ids.js';
+import type { CreateConversationBody } from './conversations.schemas.js';
+import type { CreateConversationInput } from './conversations.service.js';
 
 export const toMessageResponse = (message: Message) => ({
   id: message.id,
@@ -49,4 +51,32 @@ export const toListItem = (conversation: Conversation) => ({
   label: conversation.label,
   folder: conversation.folder,
   timestamp: conversation.updatedAt,
+});
+
+/** Create's answer: the conversation without what a new one cannot have yet (pinned, last access). */
+export const toCreateConversationResponse = (conversation: Conversation) => {
+  const { pinned: _pinned, last_accessed: _accessed, ...response } = toConversationResponse(conversation);
+  return response;
+};
+
+export const toAppendMessagesResponse = ({ conversation, messages }: { conversation: Conversation; messages: readonly Message[] }) => ({
+  conversation_id: conversation.id,
+  message_count: conversation.messageCount,
+  session_count: conversation.sessionCount,
+  word_count: conversation.wordCount,
+  messages: messages.map(toMessageResponse),
+});
+
+export const toConversationMetadataResponse = (c: Conversation) => ({
+  conversation_id: c.id, label: c.label, status: c.status, folder: c.folder, importance_score: c.importanceScore,
+  word_count: c.wordCount, session_count: c.sessionCount, message_count: c.messageCount,
+  created_at: c.createdAt, updated_at: c.updatedAt,
+});
+
+/** Create's body as the service takes it (importance is an alias of importance_score). */
+export const fromCreateConversationBody = (body: CreateConversationBody): CreateConversationInput => ({
+  label: body.label,
+  folder: body.folder,
+  messages: body.messages,
+  importanceScore: body.importance_score ?? body.importance,
 });

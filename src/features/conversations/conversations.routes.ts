@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ConversationService } from './conversations.service.js';
-import { toConversationResponse, toListItem, toMessageResponse } from './conversations.mappers.js';
+import {
+  fromCreateConversationBody, toAppendMessagesResponse, toConversationResponse, toCreateConversationResponse, toListItem, toMessageResponse,
+} from './conversations.mappers.js';
 import {
   AppendMessagesBody,
   AppendMessagesResponse,
@@ -35,15 +37,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Create a conversation', body: CreateConversationBody,
       response: { 201: CreateConversationResponse, ...errors } },
   }, async (request, reply) => {
-    const body = request.body;
-    const conversation = await conversations.create({
-      label: body.label,
-      folder: body.folder,
-      messages: body.messages,
-      importanceScore: body.importance_score ?? body.importance,
-    });
-    const { pinned: _pinned, last_accessed: _accessed, ...response } = toConversationResponse(conversation);
-    return reply.code(201).send(response);
+    const conversation = await conversations.create(fromCreateConversationBody(request.body));
+    return reply.code(201).send(toCreateConversationResponse(conversation));
   });
 
   app.get('/conversations', {
@@ -135,14 +130,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Append messages', params: ConversationIdParams, body: AppendMessagesBody,
       response: { 201: AppendMessagesResponse, ...errors } },
   }, async (request, reply) => {
-    const { conversation, messages } = await conversations.appendMessages(request.params.id, request.body.messages);
-    return reply.code(201).send({
-      conversation_id: conversation.id,
-      message_count: conversation.messageCount,
-      session_count: conversation.sessionCount,
-      word_count: conversation.wordCount,
-      messages: messages.map(toMessageResponse),
-    });
+    const appended = await conversations.appendMessages(request.params.id, request.body.messages);
+    return reply.code(201).send(toAppendMessagesResponse(appended));
   });
 
   app.get('/conversations/:id/messages', {

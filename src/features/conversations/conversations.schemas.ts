@@ -33,11 +33,17 @@ export const MessageResponse = Type.Object({
 
 export const ConversationIdParams = Type.Object({ id: Type.String() });
 
+const ConversationId = Type.String({ description: 'UUID of the conversation' });
+const Importance = Type.Integer({ minimum: 1, maximum: 10 });
+
+/** A conversation named in the body (the tool form of `/conversations/{id}` routes). */
+export const ConversationIdBody = Type.Object({ conversation_id: ConversationId }, { additionalProperties: false });
+
 export const CreateConversationBody = Type.Object({
   label: Type.String({ description: 'Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters.' }),
   folder: Type.Optional(Type.String({ description: 'Path such as /work/backend; default "/".' })),
   messages: Type.Array(MessageInput, { description: 'May be empty; append more later.' }),
-  importance_score: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  importance_score: Type.Optional(Importance),
   importance: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Alias of importance_score.' })),
 }, { additionalProperties: false });
 export type CreateConversationBody = Static<typeof CreateConversationBody>;
@@ -141,6 +147,12 @@ export const CountResponse = Type.Object({
 export const AppendMessagesBody = Type.Object({ messages: Type.Array(MessageInput, { minItems: 1 }) },
   { additionalProperties: false });
 
+/** The tool form of append: the conversation is named in the body rather than the path. */
+export const AppendToConversationBody = Type.Object({
+  conversation_id: ConversationId,
+  messages: AppendMessagesBody.properties.messages,
+}, { additionalProperties: false });
+
 export const AppendMessagesResponse = Type.Object({
   conversation_id: Type.String(),
   message_count: Type.Integer(),
@@ -167,4 +179,49 @@ export const FolderTreeResponse = Type.Object({
     count: Type.Integer({ description: 'Conversations directly in this folder' }),
     total: Type.Integer({ description: 'Conversations in this folder and below' }),
   })),
+});
+
+/** One change of label, folder, status and importance at once (what the HTTP form spreads over several PUTs). */
+export const UpdateConversationBody = Type.Object({
+  conversation_id: ConversationId,
+  label: Type.Optional(Type.String()),
+  folder: Type.Optional(Type.String()),
+  status: Type.Optional(StringEnum(['active', 'archived'])),
+  importance_score: Type.Optional(Importance),
+}, { additionalProperties: false });
+
+export const UpdateConversationResponse = Type.Object({
+  conversation_id: Type.String(),
+  updated_fields: Type.Array(Type.String(), { description: 'label, folder, status, importance_score: the fields given' }),
+  message: Type.String(),
+});
+
+/** A conversation's metadata without its messages (memory_get_context). */
+export const ConversationMetadataResponse = Type.Object({
+  conversation_id: Type.String(),
+  label: Type.String(),
+  status: Type.String(),
+  folder: Type.String(),
+  importance_score: Type.Integer(),
+  word_count: Type.Integer(),
+  session_count: Type.Integer(),
+  message_count: Type.Integer(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const DeleteConversationResponse = Type.Object({ conversation_id: Type.String(), deleted: Type.Boolean() });
+
+/** Totals for all conversations, a folder subtree or a label (the filter CountQuery takes: one of the two, not both). */
+export const ConversationStatsQuery = CountQuery;
+
+export const ConversationStatsResponse = Type.Object({
+  total_conversations: Type.Integer(),
+  average_importance: Type.Number({ description: 'Mean importance_score, rounded to 2 decimals; 0 when nothing matches' }),
+  folders: Type.Optional(Type.Array(Type.Object({ folder: Type.String(), count: Type.Integer(), average_importance: Type.Number() }),
+    { description: 'Without label: one entry per folder' })),
+  labels: Type.Optional(Type.Array(Type.Object({ label: Type.String(), count: Type.Integer(), average_importance: Type.Number() }),
+    { description: 'With label: one entry per label' })),
+  folder: Type.Optional(Type.String({ description: 'The folder filter as applied (normalized)' })),
+  label: Type.Optional(Type.String()),
 });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
+import { Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
 
 export const ExportBody = Type.Object({
   format: Type.Optional(StringEnum(['json', 'jsonl', 'markdown'], { default: 'json' })),
@@ -29,4 +30,34 @@ export const ImportResponse = Type.Object({
   messages: Type.Integer({ description: 'Messages stored' }),
   renamed: Type.Array(Type.Object({ from: Type.String(), to: Type.String() }),
     { description: 'Conversations stored under a new id (on_conflict=new_id)' }),
+});
+
+/** One conversation with its messages (memory_export). */
+export const ExportConversationBody = Type.Object({
+  conversation_id: Type.String({ description: 'UUID of the conversation' }),
+  format: Type.Optional(StringEnum(['json', 'markdown'], { default: 'json' })),
+  include_metadata: Type.Optional(Type.Boolean({ default: true, description: 'Message metadata, and in markdown the header' })),
+}, { additionalProperties: false });
+
+export const ExportConversationResponse = Type.Object({
+  conversation: Type.Object({
+    id: Type.String(),
+    label: Type.String(),
+    folder: Type.String(),
+    status: Type.String(),
+    importance_score: Type.Integer(),
+    word_count: Type.Integer(),
+    session_count: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  }),
+  messages: Type.Array(Type.Object({
+    role: Role,
+    content: Type.String(),
+    timestamp: Timestamp,
+    metadata: Type.Optional(Metadata),
+  })),
+  format: StringEnum(['json', 'markdown']),
+  include_metadata: Type.Boolean(),
+  markdown: Type.Optional(Type.String({ description: 'format markdown: the conversation as one Markdown document' })),
 });

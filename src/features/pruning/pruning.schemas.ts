@@ -39,3 +39,12 @@ export const DryRunResponse = Type.Object({
 export const ExecuteBody = Type.Object({
   conversation_ids: Type.Array(Type.String(), { minItems: 1, maxItems: MAX_EXECUTE_IDS }),
 }, { additionalProperties: false });
+
+/** The tool form of a dry run (memory_prune): the spec's field names around the same suggestions. */
+export const PruneToolResponse = Type.Object({
+  threshold_days: Type.Integer(),
+  importance_threshold: Type.Number(),
+  total_suggestions: Type.Integer({ description: 'All idle conversations, also beyond limit' }),
+  estimated_token_savings: Type.Integer(),
+  suggestions: DryRunResponse.properties.suggestions,
+});

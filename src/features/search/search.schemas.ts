@@ -84,3 +84,13 @@ export const FullTextResponse = Type.Object({
   results: Type.Array(FullTextHit),
   total: Type.Integer({ description: 'Matches (counted up to max_query_results)' }),
 });
+
+/** The tool form of a query (memory_search): the spec's fields around the same hits. */
+export const SearchToolResponse = Type.Object({
+  query: Type.String(),
+  total_results: Type.Integer({ description: 'Ranked matches available for paging (at most max_query_results)' }),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  mode: StringEnum(SEARCH_MODES),
+  results: Type.Array(SearchHit),
+});
