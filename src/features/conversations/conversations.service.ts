@@ -5,12 +5,11 @@ import {
   type ConversationStatus,
   type MessageInput,
 } from '../../domain/conversation.js';
-import { ConversationNotFoundError, ErrorCode, LimitExceededError, ValidationError } from '../../domain/errors.js';
+import { ConversationNotFoundError, ErrorCode, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, ROOT_FOLDER } from '../../domain/folder-path.js';
-import { boundedJsonBytes } from '../../domain/json-bounds.js';
 import { isUuid, newId } from '../../domain/ids.js';
-import { hasControlCharacters, labelFilter } from '../../domain/label.js';
-import { parseTimestamp } from '../../domain/timestamp.js';
+import { labelFilter } from '../../domain/label.js';
+import { checkLabel, checkMessages } from '../../domain/conversation-rules.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   AppendPolicy,
@@ -70,7 +69,7 @@ export class ConversationService {
       label: this.label(input.label),
       folder: this.folder(input.folder ?? ROOT_FOLDER),
       importanceScore: input.importanceScore ?? DEFAULT_IMPORTANCE,
-      messages: this.messages(input.messages, 0),
+      messages: this.messages(input.messages),
       now,
     }, this.appendPolicy());
     if (input.messages.length > 0) this.deps.onMessagesStored?.();
@@ -139,7 +138,7 @@ export class ConversationService {
 
   async appendMessages(id: string, inputs: readonly MessageInput[]) {
     this.requireUuid(id);
-    const result = await this.deps.store.appendMessages(id, this.messages(inputs, 0), this.now(), this.appendPolicy());
+    const result = await this.deps.store.appendMessages(id, this.messages(inputs), this.now(), this.appendPolicy());
     if (result === null) throw new ConversationNotFoundError(id);
     this.deps.onMessagesStored?.();
     return result;
@@ -204,13 +203,7 @@ export class ConversationService {
   }
 
   private label(label: string): string {
-    const trimmed = label.trim();
-    if (trimmed === '') throw new ValidationError('label must not be empty');
-    if (hasControlCharacters(trimmed)) throw new ValidationError('label must not contain control characters');
-    if (trimmed.length > this.deps.limits.maxLabelChars) {
-      throw new ValidationError(`label is longer than ${this.deps.limits.maxLabelChars} characters`);
-    }
-    return trimmed;
+    return checkLabel(label, this.deps.limits.maxLabelChars);
   }
 
   private folder(folder: string, field = 'folder'): string {
@@ -235,30 +228,8 @@ export class ConversationService {
     if (!Number.isSafeInteger(offset)) throw new ValidationError('page is too large');
   }
 
-  private messages(inputs: readonly MessageInput[], offset: number): MessageInput[] {
-    const { maxMessageChars, maxMessagesPerConversation, maxMetadataBytes } = this.deps.limits;
-    if (inputs.length > maxMessagesPerConversation) {
-      throw new LimitExceededError(ErrorCode.TOO_MANY_MESSAGES,
-        `A conversation holds at most ${maxMessagesPerConversation} messages (${inputs.length} were sent)`);
-    }
-    return inputs.map((input, index) => {
-      const field = `messages[${offset + index}]`;
-      if (characterCount(input.content, maxMessageChars) > maxMessageChars) {
-        throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG,
-          `${field}.content is longer than ${maxMessageChars} characters`);
-      }
-      if (input.content.includes('\u0000')) throw new ValidationError(NUL_MESSAGE(`${field}.content`));
-      let timestamp: string | undefined;
-      if (input.timestamp !== undefined) {
-        const parsed = parseTimestamp(input.timestamp);
-        if (parsed === null) throw new ValidationError(`${field}.timestamp is not an ISO 8601 date-time`);
-        timestamp = parsed;
-      }
-      if (input.metadata != null && boundedJsonBytes(input.metadata, `${field}.metadata`) > maxMetadataBytes) {
-        throw new ValidationError(`${field}.metadata is larger than ${maxMetadataBytes} bytes`);
-      }
-      return { role: input.role, content: input.content, timestamp, metadata: input.metadata ?? null };
-    });
+  private messages(inputs: readonly MessageInput[]): MessageInput[] {
+    return checkMessages(inputs, this.deps.limits);
   }
 
   private appendPolicy(): AppendPolicy {
@@ -273,14 +244,6 @@ export class ConversationService {
   }
 }
 
-/** Characters as people count them (code points); the UTF-16 length is an upper bound, so check it first. */
-function characterCount(text: string, max: number): number {
-  if (text.length <= max) return text.length;
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
 function ancestorsOf(folder: string): string[] {
   const ancestors = [ROOT_FOLDER];
   const segments = folder.split('/').filter(Boolean);
@@ -288,5 +251,3 @@ function ancestorsOf(folder: string): string[] {
   return ancestors;
 }
 
-/** No text a person writes holds U+0000, and PostgreSQL text cannot store it: refused on every driver alike. */
-const NUL_MESSAGE = (field: string) => `${field} must not contain the NUL character (U+0000)`;

@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
-import { Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
+import { CreateConversationBody, MessageInput, Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
 
 export const ExportBody = Type.Object({
   format: Type.Optional(StringEnum(['json', 'jsonl', 'markdown'], { default: 'json' })),
@@ -61,3 +61,29 @@ export const ExportConversationResponse = Type.Object({
   include_metadata: Type.Boolean(),
   markdown: Type.Optional(Type.String({ description: 'format markdown: the conversation as one Markdown document' })),
 });
+
+const ExportedTimestamp = Type.String({ description: 'ISO 8601 date-time' });
+
+/** A message of an export record: create's message plus the id it was stored under. */
+export const ImportMessageRecord = Type.Object({
+  ...MessageInput.properties,
+  id: Type.Optional(Type.Union([Type.String({ description: 'UUID; kept unless taken (then replaced)' }), Type.Null()])),
+}, { additionalProperties: false });
+
+/**
+ * One conversation record of a json or jsonl export, as import reads it: create's body (the same
+ * field schemas) plus what an export writes beside it. word_count and message_count are recomputed.
+ */
+export const ImportConversationRecord = Type.Object({
+  ...CreateConversationBody.properties,
+  messages: Type.Array(ImportMessageRecord),
+  id: Type.Optional(Type.String({ description: 'UUID; a new one when absent' })),
+  status: Type.Optional(StringEnum(['active', 'archived'])),
+  session_count: Type.Optional(Type.Integer({ minimum: 1, description: 'Default: counted from the message timestamps' })),
+  word_count: Type.Optional(Type.Integer({ minimum: 0, description: 'Ignored: recomputed' })),
+  message_count: Type.Optional(Type.Integer({ minimum: 0, description: 'Ignored: recomputed' })),
+  created_at: Type.Optional(ExportedTimestamp),
+  updated_at: Type.Optional(ExportedTimestamp),
+  last_accessed: Type.Optional(ExportedTimestamp),
+}, { additionalProperties: false });
+export type ImportConversationRecord = Static<typeof ImportConversationRecord>;
