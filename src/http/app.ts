@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { createRateLimiter } from './rate-limit.js';
 import { buildRequestValidator } from './request-validation.js';
 import { RequestLog } from './request-log.js';
+import { registerRouteCatalog } from './route-catalog.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,6 +46,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
     connectionTimeout: config.server.connection_timeout_ms,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerRouteCatalog(app);
   acceptEmptyJsonBodies(app);
   registerErrorHandling(app);
   const metrics = registerHttpMetrics(app);

@@ -1,34 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type TObject } from 'typebox';
 import { ErrorResponse } from '../features/conversations/conversations.schemas.js';
 import type { MemoryTool } from './memory-tools.js';
 import type { ToolInvoker } from './tool-invoker.js';
+import { AnyEnvelope, FailureEnvelope, successEnvelope, ToolListing, ToolParameters, ToolParams } from './tools.schemas.js';
 
 const tags = ['tools'];
-
-const ToolError = Type.Object({ code: Type.String(), message: Type.String() });
-
-/** Every failure: the envelope with data null, sent with its 4xx/5xx status. */
-export const FailureEnvelope = Type.Object({ success: Type.Literal(false), data: Type.Null(), error: ToolError });
-
-/** A tool's success: the envelope around its output schema. */
-export const successEnvelope = (output: TObject) => Type.Object({ success: Type.Literal(true), data: output, error: Type.Null() });
-
-const AnyEnvelope = Type.Object({
-  success: Type.Boolean(),
-  data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  error: Type.Union([ToolError, Type.Null()]),
-});
-
-const ToolListing = Type.Object({
-  protocol_version: Type.String(),
-  tools: Type.Array(Type.Object({
-    name: Type.String(),
-    description: Type.String(),
-    input_schema: Type.Record(Type.String(), Type.Unknown()),
-    output_schema: Type.Record(Type.String(), Type.Unknown()),
-  })),
-});
 
 const failures = { 400: FailureEnvelope, 404: FailureEnvelope, 500: FailureEnvelope, 503: FailureEnvelope, 401: ErrorResponse, 429: ErrorResponse };
 
@@ -58,8 +34,8 @@ export const toolRoutes: FastifyPluginAsyncTypebox<{ invoker: ToolInvoker }> = a
     schema: {
       tags,
       summary: 'Call a tool by name; the answer is the envelope {success, data, error}',
-      params: Type.Object({ tool: Type.String() }),
-      body: Type.Optional(Type.Unknown()),
+      params: ToolParams,
+      body: ToolParameters,
       response: { 200: AnyEnvelope, ...failures },
     },
   }, async (request, reply) => {

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import type { ConversationService } from './conversations.service.js';
 import {
   fromCreateConversationBody, toAppendMessagesResponse, toConversationResponse, toCreateConversationResponse, toListItem, toMessageResponse,
@@ -13,6 +12,7 @@ import {
   CountResponse,
   CreateConversationBody,
   CreateConversationResponse,
+  EmptyResponse,
   ErrorResponse,
   FolderTreeResponse,
   GetConversationQuery,
@@ -26,7 +26,6 @@ import {
 } from './conversations.schemas.js';
 
 const tags = ['conversations'];
-const Empty = Type.Unsafe<undefined>({ description: 'Empty body' });
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
 export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (
@@ -74,7 +73,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
 
   app.put('/conversations/:id/label', {
     schema: { tags, summary: 'Update label and folder', params: ConversationIdParams, body: UpdateLabelBody,
-      response: { 200: Empty, ...errors } },
+      response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.update(request.params.id, { label: request.body.label, folder: request.body.folder });
     return reply.code(200).send();
@@ -82,7 +81,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
 
   app.put('/conversations/:id/folder', {
     schema: { tags, summary: 'Move to a folder', params: ConversationIdParams, body: UpdateFolderBody,
-      response: { 200: Empty, ...errors } },
+      response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.update(request.params.id, { folder: request.body.folder });
     return reply.code(200).send();
@@ -90,21 +89,21 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
 
   app.put('/conversations/:id/importance', {
     schema: { tags, summary: 'Set importance (1-10)', params: ConversationIdParams, body: SetImportanceBody,
-      response: { 200: Empty, ...errors } },
+      response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.update(request.params.id, { importanceScore: request.body.importance_score });
     return reply.code(200).send();
   });
 
   app.put('/conversations/:id/pin', {
-    schema: { tags, summary: 'Pin (importance 10)', params: ConversationIdParams, response: { 200: Empty, ...errors } },
+    schema: { tags, summary: 'Pin (importance 10)', params: ConversationIdParams, response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.pin(request.params.id);
     return reply.code(200).send();
   });
 
   app.put('/conversations/:id/archive', {
-    schema: { tags, summary: 'Archive', params: ConversationIdParams, response: { 200: Empty, ...errors } },
+    schema: { tags, summary: 'Archive', params: ConversationIdParams, response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.setStatus(request.params.id, 'archived');
     return reply.code(200).send();
@@ -112,7 +111,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
 
   app.put('/conversations/:id/unarchive', {
     schema: { tags, summary: 'Restore an archived conversation to active', params: ConversationIdParams,
-      response: { 200: Empty, ...errors } },
+      response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.setStatus(request.params.id, 'active');
     return reply.code(200).send();
@@ -120,7 +119,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
 
   app.delete('/conversations/:id', {
     schema: { tags, summary: 'Delete with all messages and embeddings', params: ConversationIdParams,
-      response: { 200: Empty, ...errors } },
+      response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await conversations.delete(request.params.id);
     return reply.code(200).send();

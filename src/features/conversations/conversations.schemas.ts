@@ -7,6 +7,9 @@ export const ErrorResponse = Type.Object(
   { $id: 'ErrorResponse', description: 'Every error: a message for people and a stable code for programs.' },
 );
 
+/** A 200/202 without a body. */
+export const EmptyResponse = Type.Unsafe<undefined>({ description: 'Empty body' });
+
 export const Role = StringEnum(['user', 'assistant', 'system']);
 export const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
 export const Timestamp = Type.String({ description: 'ISO 8601, UTC, with Z' });

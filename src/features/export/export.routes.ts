@@ -1,14 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import type { ExportService } from './export.service.js';
-import { ExportBody, ImportBody, ImportQuery, ImportResponse } from './export.schemas.js';
+import { ExportBody, ExportStream, ImportBody, ImportQuery, ImportResponse } from './export.schemas.js';
 
 const tags = ['export'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 429: ErrorResponse };
-const ExportStream = Type.Unsafe<Readable>({ type: 'string',
-  description: 'The export, streamed as an attachment (Content-Disposition names the file).' });
 const JSON_LINES_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
 
 export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ExportService }> = async (app, { exporter }) => {

@@ -11,6 +11,9 @@ export const ExportBody = Type.Object({
   folder: Type.Optional(Type.String({ description: 'Only this folder and its subfolders.' })),
 }, { additionalProperties: false });
 
+/** The export, streamed (the handler sends a stream; the schema only documents it). */
+export const ExportStream = Type.Unsafe<unknown>({ type: 'string',
+  description: 'The export, streamed as an attachment (Content-Disposition names the file).' });
 export const ImportQuery = Type.Object({
   on_conflict: Type.Optional(StringEnum(['skip', 'replace', 'new_id'], {
     default: 'skip',

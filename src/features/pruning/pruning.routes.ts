@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ErrorResponse } from '../conversations/conversations.schemas.js';
+import { EmptyResponse, ErrorResponse } from '../conversations/conversations.schemas.js';
 import type { PruningPlan, PruningService } from './pruning.service.js';
 import { DryRunBody, DryRunResponse, ExecuteBody } from './pruning.schemas.js';
 
 const tags = ['orchestration'];
-const Empty = Type.Unsafe<undefined>({ description: 'Empty body' });
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
 export const toDryRunResponse = (plan: PruningPlan) => ({
@@ -44,7 +42,7 @@ export const pruningRoutes: FastifyPluginAsyncTypebox<{ pruning: PruningService 
 
   app.post('/prune/execute', {
     schema: { tags, summary: 'Archive the listed conversations (all or none)', body: ExecuteBody,
-      response: { 200: Empty, ...errors } },
+      response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
     await pruning.execute(request.body.conversation_ids);
     return reply.code(200).send();

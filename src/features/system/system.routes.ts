@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { Gauge } from 'prom-client';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { HttpMetrics } from '../../http/http-metrics.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
+import { HealthResponse, StatsResponse } from './system.schemas.js';
 import { runHealthChecks, type HealthCheck } from './health.js';
 
 export interface SystemRouteOptions {
@@ -14,30 +14,6 @@ export interface SystemRouteOptions {
   /** Extra statistics other features contribute (e.g. the embedding queue). */
   extraStats?: () => Promise<Record<string, unknown>>;
 }
-
-const HealthResponse = Type.Object({
-  status: Type.Union([Type.Literal('healthy'), Type.Literal('unhealthy')]),
-  timestamp: Type.String(),
-  checks: Type.Record(Type.String(), Type.Object({
-    status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
-    latency_ms: Type.Number(),
-    error: Type.Optional(Type.String()),
-  }, { additionalProperties: true })),
-  uptime_seconds: Type.Integer(),
-});
-
-const StatsResponse = Type.Object({
-  total_conversations: Type.Integer(),
-  total_messages: Type.Integer(),
-  storage_size_mb: Type.Number(),
-  embeddings_count: Type.Integer(),
-  uptime_seconds: Type.Integer(),
-  requests_total: Type.Integer(),
-  errors_total: Type.Integer({ description: 'Server errors since start: responses with status >= 500 other than 503' }),
-  unavailable_total: Type.Integer({
-    description: '503 responses since start: starting up, the bridge not ready or down, or load shed; not a fault of memsvc',
-  }),
-}, { additionalProperties: true });
 
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async (app, options) => {
   const { store, checks, metrics, startedAt } = options;
