@@ -30,7 +30,7 @@ export const MessageResponse = Type.Object({
   content: Type.String(),
   timestamp: Timestamp,
   embedding_id: Type.Union([Type.String(), Type.Null()]),
-  embedding_status: Type.String({ description: 'pending, done or failed' }),
+  embedding_status: StringEnum(['pending', 'done', 'failed']),
   metadata: Metadata,
 });
 
