@@ -98,7 +98,7 @@ describe('one schema per use case: routes and tools use the feature schema objec
       const route = running.controller.app.routeCatalog.find((r) => r.method === 'POST' && r.url === `/mcp/tools/${tool.name}`);
       assert.ok(route, `POST /mcp/tools/${tool.name}`);
       assert.equal(route.schema?.body, input, `${tool.name} REST body`);
-      assert.equal(((route.schema?.response as Record<number, TObject>)[200]).properties.data, output, `${tool.name} REST data`);
+      assert.equal(((route.schema?.response as Record<number, TObject>)[200]!).properties.data, output, `${tool.name} REST data`);
     }
   });
 
