@@ -512,8 +512,8 @@ export interface paths {
                                 content: string;
                                 conversation_id: string;
                                 embedding_id: string | null;
-                                /** @description pending, done or failed */
-                                embedding_status: string;
+                                /** @enum {string} */
+                                embedding_status: "pending" | "done" | "failed";
                                 id: string;
                                 metadata: {
                                     [key: string]: unknown;
@@ -1060,8 +1060,8 @@ export interface paths {
                                 content: string;
                                 conversation_id: string;
                                 embedding_id: string | null;
-                                /** @description pending, done or failed */
-                                embedding_status: string;
+                                /** @enum {string} */
+                                embedding_status: "pending" | "done" | "failed";
                                 id: string;
                                 metadata: {
                                     [key: string]: unknown;
@@ -1168,8 +1168,8 @@ export interface paths {
                                 content: string;
                                 conversation_id: string;
                                 embedding_id: string | null;
-                                /** @description pending, done or failed */
-                                embedding_status: string;
+                                /** @enum {string} */
+                                embedding_status: "pending" | "done" | "failed";
                                 id: string;
                                 metadata: {
                                     [key: string]: unknown;
@@ -2828,7 +2828,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            protocol_version: string;
+                            tools: {
+                                description: string;
+                                input_schema: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                output_schema: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -2849,7 +2863,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Call a tool; the answer is the envelope {success, data, error} */
+        /** Call a tool by name; the answer is the envelope {success, data, error} */
         post: {
             parameters: {
                 query?: never;
@@ -2883,8 +2897,291 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_append": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add messages to the end of an existing conversation (e.g. the latest exchange). */
+        post: operations["memory_append"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_assemble_context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Relevant past messages for a question or task, ranked and packed into a token budget, as prompt-ready text with sources. */
+        post: operations["memory_assemble_context"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a conversation with all its messages, for good. Prefer memory_update with status "archived" to hide it. */
+        post: operations["memory_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export one conversation with its messages as JSON data or Markdown text. */
+        post: operations["memory_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_get_context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Metadata of one conversation: label, status, folder, importance, counts, timestamps. */
+        post: operations["memory_get_context"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_prune": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suggest idle, low-importance conversations to archive. Changes nothing. */
+        post: operations["memory_prune"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Search stored messages by meaning and words; returns ranked hits with their conversation. */
+        post: operations["memory_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Totals and average importance, overall or for one folder subtree or label (not both). */
+        post: operations["memory_stats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store a conversation (label, folder, messages) in long-term memory. */
+        post: operations["memory_store"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_summarize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A summary of a conversation over the last day, week or month (reused while nothing new arrived). */
+        post: operations["memory_summarize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/tools/memory_update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the label, folder, status (active/archived) or importance of a conversation. */
+        post: operations["memory_update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2997,4 +3294,1722 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    memory_append: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID of the conversation */
+                    conversation_id: string;
+                    messages: {
+                        /** @description At most limits.max_message_chars (100,000) characters. */
+                        content: string;
+                        metadata?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @enum {string} */
+                        role: "user" | "assistant" | "system";
+                        /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                        timestamp?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation_id: string;
+                            message_count: number;
+                            messages: {
+                                content: string;
+                                conversation_id: string;
+                                embedding_id: string | null;
+                                /** @enum {string} */
+                                embedding_status: "pending" | "done" | "failed";
+                                id: string;
+                                metadata: {
+                                    [key: string]: unknown;
+                                } | null;
+                                position: number;
+                                /** @enum {string} */
+                                role: "user" | "assistant" | "system";
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                            session_count: number;
+                            word_count: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_assemble_context: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tokens (1 token = 4 characters), 100..200000; 15% is kept free for a system prompt. Default 4000. */
+                    context_budget?: number;
+                    /** @description Folders whose subtrees are left out. Default []. */
+                    excluded_folders?: string[];
+                    /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
+                    include_metadata?: boolean;
+                    /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
+                    preferred_labels?: string[];
+                    /** @description What the context is for; must not be blank. */
+                    query: string;
+                    /**
+                     * @description relevance (default): query relevance from full-text and vectors, plus a little importance, recency and label match; spec: 0.5*importance + 0.3*recency + 0.2*label_match over the spec's recall
+                     * @enum {string}
+                     */
+                    ranking?: "relevance" | "spec";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The messages, best first, separated by blank lines */
+                            context: string;
+                            conversation_ids: string[];
+                            message_count: number;
+                            sources: {
+                                conversation_id: string;
+                                folder: string;
+                                label: string;
+                                message_id: string;
+                                relevance_score: number;
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                            /** @description Estimated tokens of context (characters / 4, rounded up) */
+                            token_count: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID of the conversation */
+                    conversation_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation_id: string;
+                            deleted: boolean;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID of the conversation */
+                    conversation_id: string;
+                    /**
+                     * @default json
+                     * @enum {string}
+                     */
+                    format?: "json" | "markdown";
+                    /**
+                     * @description Message metadata, and in markdown the header
+                     * @default true
+                     */
+                    include_metadata?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation: {
+                                /** @description ISO 8601, UTC, with Z */
+                                created_at: string;
+                                folder: string;
+                                id: string;
+                                importance_score: number;
+                                label: string;
+                                session_count: number;
+                                status: string;
+                                /** @description ISO 8601, UTC, with Z */
+                                updated_at: string;
+                                word_count: number;
+                            };
+                            /** @enum {string} */
+                            format: "json" | "markdown";
+                            include_metadata: boolean;
+                            /** @description format markdown: the conversation as one Markdown document */
+                            markdown?: string;
+                            messages: {
+                                content: string;
+                                metadata?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @enum {string} */
+                                role: "user" | "assistant" | "system";
+                                /** @description ISO 8601, UTC, with Z */
+                                timestamp: string;
+                            }[];
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_get_context: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID of the conversation */
+                    conversation_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation_id: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            created_at: string;
+                            folder: string;
+                            importance_score: number;
+                            label: string;
+                            message_count: number;
+                            session_count: number;
+                            status: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            updated_at: string;
+                            word_count: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_prune: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Idle conversations with importance_score <= this are recommended for archiving; the others are listed as keep.
+                     * @default 5
+                     */
+                    importance_threshold?: number;
+                    /**
+                     * @description Most suggestions returned; total counts all.
+                     * @default 1000
+                     */
+                    limit?: number;
+                    /**
+                     * @description Suggest conversations neither read nor changed for this many days.
+                     * @default 30
+                     */
+                    threshold_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            estimated_token_savings: number;
+                            importance_threshold: number;
+                            /** @description archive first, then keep; oldest activity first */
+                            suggestions: {
+                                conversation_id: string;
+                                conversation_label: string;
+                                importance_score: number;
+                                /** @description ISO 8601, UTC, with Z */
+                                last_accessed: string;
+                                /** @description ISO 8601, UTC, with Z */
+                                last_updated: string;
+                                message_count: number;
+                                /** @description First 100 characters of the first message */
+                                preview: string;
+                                reason: string;
+                                /** @enum {string} */
+                                recommendation: "archive" | "keep";
+                                /** @description Characters of all messages / 4 */
+                                token_estimate: number;
+                            }[];
+                            threshold_days: number;
+                            /** @description All idle conversations, also beyond limit */
+                            total_suggestions: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    filters?: {
+                        /** @description true: only archived; false: only active; absent: both */
+                        archived?: boolean;
+                        /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
+                        date_from?: string;
+                        /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
+                        date_to?: string;
+                        /** @description Folder and its subfolders */
+                        folder?: string;
+                        importance_max?: number;
+                        importance_min?: number;
+                        label?: string;
+                    } | null;
+                    /**
+                     * @description At most limits.max_query_results (1000)
+                     * @default 10
+                     */
+                    limit?: number;
+                    /**
+                     * @description hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)
+                     * @enum {string}
+                     */
+                    mode?: "hybrid" | "semantic" | "keyword";
+                    /**
+                     * @description offset + limit may not exceed max_query_results
+                     * @default 0
+                     */
+                    offset?: number;
+                    query: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            limit: number;
+                            /** @enum {string} */
+                            mode: "hybrid" | "semantic" | "keyword";
+                            offset: number;
+                            query: string;
+                            results: {
+                                content: string;
+                                conversation_id: string;
+                                folder: string;
+                                label: string;
+                                message_id: string;
+                                metadata: {
+                                    embedding_id: string | null;
+                                    importance_score: number;
+                                    message_metadata: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    position: number;
+                                    role: string;
+                                    status: string;
+                                };
+                                score: number;
+                                timestamp: string;
+                            }[];
+                            /** @description Ranked matches available for paging (at most max_query_results) */
+                            total_results: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    folder?: string;
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Mean importance_score, rounded to 2 decimals; 0 when nothing matches */
+                            average_importance: number;
+                            /** @description The folder filter as applied (normalized) */
+                            folder?: string;
+                            /** @description Without label: one entry per folder */
+                            folders?: {
+                                average_importance: number;
+                                count: number;
+                                folder: string;
+                            }[];
+                            label?: string;
+                            /** @description With label: one entry per label */
+                            labels?: {
+                                average_importance: number;
+                                count: number;
+                                label: string;
+                            }[];
+                            total_conversations: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_store: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Path such as /work/backend; default "/". */
+                    folder?: string;
+                    /** @description Alias of importance_score. */
+                    importance?: number;
+                    importance_score?: number;
+                    /** @description Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters. */
+                    label: string;
+                    /** @description May be empty; append more later. */
+                    messages: {
+                        /** @description At most limits.max_message_chars (100,000) characters. */
+                        content: string;
+                        metadata?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @enum {string} */
+                        role: "user" | "assistant" | "system";
+                        /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                        timestamp?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation_id: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            created_at: string;
+                            folder: string;
+                            id: string;
+                            importance_score: number;
+                            label: string;
+                            message_count: number;
+                            session_count: number;
+                            status: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            updated_at: string;
+                            word_count: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_summarize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID of the conversation */
+                    conversation_id: string;
+                    /**
+                     * @description daily: last 24 h (~200 words); weekly: 7 daily summaries (~500); monthly: 4 weekly summaries (~1000)
+                     * @enum {string}
+                     */
+                    level: "daily" | "weekly" | "monthly";
+                    /** @description Regenerate even when a stored summary of the same messages exists. */
+                    refresh?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description The window ends now, or at the newest message when nothing was said in the window up to now.
+                             * @enum {string}
+                             */
+                            anchored_on: "now" | "newest_message";
+                            /** @description Reused: the window holds the same messages as when it was generated. */
+                            cached: boolean;
+                            conversation_id: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            generated_at: string;
+                            level: string;
+                            /** @description What produced the summary (the bridge decides). */
+                            model: string | null;
+                            note?: string;
+                            /** @description Messages in the window */
+                            source_count: number;
+                            /** @description Empty when the window holds no messages (see note). */
+                            summary: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            window_end: string;
+                            /** @description ISO 8601, UTC, with Z */
+                            window_start: string;
+                            word_count: number;
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+    memory_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UUID of the conversation */
+                    conversation_id: string;
+                    folder?: string;
+                    importance_score?: number;
+                    label?: string;
+                    /** @enum {string} */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conversation_id: string;
+                            message: string;
+                            /** @description label, folder, status, importance_score: the fields given */
+                            updated_fields: string[];
+                        };
+                        /** @enum {object|null} */
+                        error: never | null;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Every error: a message for people and a stable code for programs. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code?: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    };
+                };
+            };
+        };
+    };
+}
