@@ -2912,7 +2912,7 @@ export interface paths {
                             };
                             /** @enum {boolean} */
                             success: false;
-                        };
+                        } | components["schemas"]["def-0"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2942,7 +2942,43 @@ export interface paths {
                             };
                             /** @enum {boolean} */
                             success: false;
-                        };
+                        } | components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        } | components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        } | components["schemas"]["def-0"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2972,7 +3008,7 @@ export interface paths {
                             };
                             /** @enum {boolean} */
                             success: false;
-                        };
+                        } | components["schemas"]["def-0"];
                     };
                 };
                 /** @description Default Response */
@@ -2990,7 +3026,25 @@ export interface paths {
                             };
                             /** @enum {boolean} */
                             success: false;
-                        };
+                        } | components["schemas"]["def-0"];
+                    };
+                };
+                /** @description Default Response */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {object|null} */
+                            data: never | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {boolean} */
+                            success: false;
+                        } | components["schemas"]["def-0"];
                     };
                 };
             };
@@ -3286,7 +3340,16 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * ErrorResponse
+         * @description Every error: a message for people and a stable code for programs.
+         */
+        "def-0": {
+            code?: string;
+            error: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -3373,7 +3436,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3403,7 +3466,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3433,7 +3532,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -3451,7 +3550,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -3531,7 +3648,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3561,7 +3678,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3591,7 +3744,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -3609,7 +3762,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -3663,7 +3834,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3693,7 +3864,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3723,7 +3930,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -3741,7 +3948,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -3831,7 +4056,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3861,7 +4086,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3891,7 +4152,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -3909,7 +4170,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -3973,7 +4252,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4003,7 +4282,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4033,7 +4348,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -4051,7 +4366,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -4139,7 +4472,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4169,7 +4502,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4199,7 +4568,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -4217,7 +4586,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -4322,7 +4709,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4352,7 +4739,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4382,7 +4805,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -4400,7 +4823,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -4470,7 +4911,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4500,7 +4941,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4530,7 +5007,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -4548,7 +5025,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -4630,7 +5125,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4660,7 +5155,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4690,7 +5221,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -4708,7 +5239,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -4790,7 +5339,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4820,7 +5369,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4850,7 +5435,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -4868,7 +5453,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
@@ -4929,7 +5532,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4959,7 +5562,43 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4989,7 +5628,7 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
             /** @description Default Response */
@@ -5007,7 +5646,25 @@ export interface operations {
                         };
                         /** @enum {boolean} */
                         success: false;
-                    };
+                    } | components["schemas"]["def-0"];
+                };
+            };
+            /** @description Default Response */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {object|null} */
+                        data: never | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        /** @enum {boolean} */
+                        success: false;
+                    } | components["schemas"]["def-0"];
                 };
             };
         };

@@ -2,11 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorResponse } from '../features/conversations/conversations.schemas.js';
 import type { MemoryTool } from './memory-tools.js';
 import type { ToolInvoker } from './tool-invoker.js';
-import { AnyEnvelope, FailureEnvelope, successEnvelope, ToolListing, ToolParameters, ToolParams } from './tools.schemas.js';
+import { AnyEnvelope, successEnvelope, ToolFailure, ToolListing, ToolParameters, ToolParams } from './tools.schemas.js';
 
 const tags = ['tools'];
 
-const failures = { 400: FailureEnvelope, 404: FailureEnvelope, 500: FailureEnvelope, 503: FailureEnvelope, 401: ErrorResponse, 429: ErrorResponse };
+const failures = {
+  400: ToolFailure, 404: ToolFailure, 413: ToolFailure, 415: ToolFailure, 500: ToolFailure, 503: ToolFailure, 507: ToolFailure,
+  401: ErrorResponse, 429: ErrorResponse,
+};
 
 /** The invoker validates (the same schema, answering in the envelope), so Fastify's own validation stays out of the way. */
 const noValidation = () => () => true;

@@ -1,9 +1,13 @@
 import { Type, type TObject } from 'typebox';
+import { ErrorResponse } from '../features/conversations/conversations.schemas.js';
 
 const ToolError = Type.Object({ code: Type.String(), message: Type.String() });
 
 /** Every failure: the envelope with data null, sent with its 4xx/5xx status. */
 export const FailureEnvelope = Type.Object({ success: Type.Literal(false), data: Type.Null(), error: ToolError });
+
+/** A failing call: the tool's envelope, or the API's error when the request never reached the tool (bad JSON, too large). */
+export const ToolFailure = Type.Union([FailureEnvelope, ErrorResponse]);
 
 /** A tool's success: the envelope around its output schema. */
 export const successEnvelope = (output: TObject) => Type.Object({ success: Type.Literal(true), data: output, error: Type.Null() });
