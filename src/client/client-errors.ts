@@ -34,7 +34,10 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 /** The typed error for a non-2xx response with memsvc's `{error, code}` body. */
 export function errorFromResponse(response: Response, body: unknown): MemsvcError {
-  const payload = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; code?: unknown };
+  const answer = (typeof body === 'object' && body !== null ? body : {}) as { error?: unknown; code?: unknown };
+  // A tool's failure envelope carries {code, message} under `error`; the API's error has them at the top.
+  const envelope = typeof answer.error === 'object' && answer.error !== null ? answer.error as { code?: unknown; message?: unknown } : null;
+  const payload = envelope ? { error: envelope.message, code: envelope.code } : answer;
   const message = typeof payload.error === 'string' ? payload.error
     : typeof body === 'string' && body !== '' ? body : `${response.status} ${response.statusText}`.trim();
   const code = typeof payload.code === 'string' ? payload.code : `HTTP_${response.status}`;

@@ -31,6 +31,14 @@ export type ImportResult = ResponseOf<'/api/v1/import', 'post'>;
 export type Stats = ResponseOf<'/stats', 'get'>;
 export type EmbeddingStatus = ResponseOf<'/api/v1/embeddings/status', 'get'>;
 
+/** The tools, each with its own REST route (and schemas) in /openapi.json. */
+export type ToolName = { [P in keyof paths]: P extends `/mcp/tools/${infer N}` ? (N extends '{tool}' ? never : N) : never }[keyof paths];
+type ToolPath<T extends ToolName> = Extract<keyof paths, `/mcp/tools/${T}`>;
+/** What a tool takes: its input schema. */
+export type ToolParams<T extends ToolName> = RequestOf<ToolPath<T>, 'post' & keyof paths[ToolPath<T>]>;
+/** A tool's answer on success: the envelope around its output schema. */
+export type ToolEnvelope<T extends ToolName> = ResponseOf<ToolPath<T>, 'post' & keyof paths[ToolPath<T>]>;
+
 export interface MemsvcClientOptions {
   /** e.g. http://127.0.0.1:8080; '' in a browser page served by memsvc. */
   baseUrl: string;
@@ -173,8 +181,9 @@ export function createMemsvcClient(options: MemsvcClientOptions) {
     },
     tools: {
       list: () => unwrap(raw.GET('/mcp/tools')),
-      call: (tool: string, params: Record<string, unknown>) =>
-        unwrap(raw.POST('/mcp/tools/{tool}', { params: { path: { tool } }, body: params as never })),
+      /** Typed by the tool's schemas; a failure throws like any other call (the envelope's code and message). */
+      call: <T extends ToolName>(tool: T, params: ToolParams<T>): Promise<ToolEnvelope<T>> =>
+        unwrap(raw.POST('/mcp/tools/{tool}', { params: { path: { tool } }, body: params as never })) as Promise<ToolEnvelope<T>>,
     },
   };
 }

@@ -65,6 +65,19 @@ describe('typed client against a real server', () => {
     await assert.rejects(nowhere.stats(), (error) => error instanceof MemsvcUnavailableError && error.status === 0);
   });
 
+  test('tools are typed by their own schemas; a tool failure is a typed error with the envelope\'s code and message', async () => {
+    const stored = await client.tools.call('memory_store', { label: 'tool call', messages: [{ role: 'user', content: 'typed tools' }] });
+    const id: string = stored.data.conversation_id;
+    assert.equal(stored.data.message_count, 1);
+    const metadata = await client.tools.call('memory_get_context', { conversation_id: id });
+    assert.equal(metadata.data.label, 'tool call');
+    await assert.rejects(client.tools.call('memory_get_context', { conversation_id: '00000000-0000-4000-8000-000000000000' }),
+      (error) => error instanceof MemsvcNotFoundError && error.code === 'CONVERSATION_NOT_FOUND'
+        && error.message === 'Conversation not found: 00000000-0000-4000-8000-000000000000');
+    await assert.rejects(client.tools.call('memory_store', { label: 'x' } as never),
+      (error) => error instanceof MemsvcValidationError && error.code === 'VALIDATION_ERROR' && error.message === 'messages is required');
+  });
+
   test('the committed schema types match the routes (run npm run client:generate when this fails)', async () => {
     assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), await generateClientSchema());
   });
