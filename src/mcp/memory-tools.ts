@@ -7,8 +7,6 @@ import { searchTool } from './tools/search.tools.js';
 import { summarizeTool } from './tools/summaries.tools.js';
 import type { MemoryToolDeps, ToolDefinition } from './tool-definition.js';
 
-export type { MemoryToolDeps } from './tool-definition.js';
-
 /**
  * One tool. Its schemas are the feature's own objects (`features/<name>/<name>.schemas.ts`): the
  * same ones serve the REST form, the MCP servers, the tool listing and /openapi.json.
