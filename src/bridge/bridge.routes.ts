@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BridgeError, BridgeErrorCode, UpstreamError } from './bridge.errors.js';
+import { UpstreamError } from '../domain/upstream-error.js';
+import { BridgeError, BridgeErrorCode } from './bridge.errors.js';
 import type { BridgeProviders, ChatCompletionRequest } from './bridge.providers.js';
 import {
   chatCompletionsRoute,

@@ -1,7 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import { AppError, ErrorCode, isStorageFull, StorageFullError } from '../domain/errors.js';
+import { ErrorCode } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { validationMessage, type ValidationIssue } from '../http/error-handler.js';
+import { INTERNAL_ERROR, toWireError, type WireError } from '../http/error-mapping.js';
 import { createJsonAjv } from '../http/request-validation.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryTool } from './memory-tools.js';
@@ -51,13 +52,15 @@ export class ToolInvoker {
       }
       return { status: 200, envelope: { success: true, data: await tool.run(input as never), error: null } };
     } catch (error) {
-      if (error instanceof AppError) return failure(error.status, error.code, error.message);
-      if (isStorageFull(error)) return failure(507, ErrorCode.STORAGE_FULL, new StorageFullError().message);
-      this.log.error({ err: error, tool: name }, 'tool failed');
-      return failure(500, ErrorCode.INTERNAL_ERROR, 'Internal server error');
+      const known = toWireError(error);
+      if (!known) this.log.error({ err: error, tool: name }, 'tool failed');
+      return toolFailure(known ?? INTERNAL_ERROR);
     }
   }
 }
 
-const failure = (status: number, code: string, message: string): ToolOutcome =>
+const failure = (status: number, code: string, message: string): ToolOutcome => toolFailure({ status, code, message });
+
+/** The spec's failure envelope for an error already mapped for the wire. */
+export const toolFailure = ({ status, code, message }: WireError): ToolOutcome =>
   ({ status, envelope: { success: false, data: null, error: { code, message } } });

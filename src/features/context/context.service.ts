@@ -1,6 +1,6 @@
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import { PINNED_IMPORTANCE } from '../../domain/conversation.js';
-import { AppError, ValidationError } from '../../domain/errors.js';
+import { UnavailableError, ValidationError } from '../../domain/errors.js';
 import { isInFolder, normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
@@ -188,7 +188,7 @@ export class ContextService {
     try {
       return await this.deps.rankings.semanticRanking(query, filter, CONTEXT_RECALL.semantic);
     } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 503) throw error;
+      if (!(error instanceof UnavailableError)) throw error;
       this.deps.log.warn({ err: error }, 'vector search unavailable; assembling context without semantic recall');
       return [];
     }

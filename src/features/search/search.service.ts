@@ -1,10 +1,11 @@
 import type { Logger } from '../../ports/logger.js';
-import { AppError, ErrorCode, ValidationError } from '../../domain/errors.js';
+import { ErrorCode, UnavailableError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
 import { labelFilter } from '../../domain/label.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
-import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-provider.js';
+import { UpstreamError } from '../../domain/upstream-error.js';
+import type { EmbeddingProvider } from '../../ports/embedding-provider.js';
 import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
@@ -140,7 +141,8 @@ export class SearchService {
       batch = await this.deps.provider.embed([query]);
     } catch (error) {
       if (error instanceof UpstreamError) {
-        throw new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE, `Semantic search is unavailable: ${error.message}`);
+        throw new UnavailableError(ErrorCode.UPSTREAM_UNAVAILABLE, `Semantic search is unavailable: ${error.message}`,
+          error.retryable, { cause: error });
       }
       throw error;
     }
@@ -196,10 +198,11 @@ function scaleByBest(ranking: ScoredKey[]): ScoredKey[] {
   return ranking.map((item) => ({ key: item.key, score: best > 0 ? item.score / best : 0 }));
 }
 
-function modelChanged(recorded: string, current: string): AppError {
-  return new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE,
+/** Not retryable: it lasts until someone rebuilds the embeddings. */
+function modelChanged(recorded: string, current: string): UnavailableError {
+  return new UnavailableError(ErrorCode.UPSTREAM_UNAVAILABLE,
     `Semantic search is unavailable: vectors were made with ${recorded} but the bridge now serves ${current}; ` +
-    'run POST /api/v1/rebuild-embeddings');
+    'run POST /api/v1/rebuild-embeddings', false);
 }
 
 function isoDate(value: string, field: string): string {
