@@ -22,7 +22,7 @@ import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
 import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
 import { contextRoutes } from './features/context/context.routes.js';
-import { VectorIndexHolder } from './features/search/vector-index.holder.js';
+import { VectorIndexHolder } from './vector-index/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
 import { ToolInvoker } from './mcp/tool-invoker.js';
 import { toolRoutes } from './mcp/tools.routes.js';

@@ -6,10 +6,14 @@ import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
-import { authorOf, namesAuthor, queryWords } from '../search/ranking/author-match.js';
+import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
 import { selectContext, type ContextCandidate, type Selection } from './context-selection.js';
 import { DEFAULT_CONTEXT_BUDGET, type AssembleContextBody, type ContextFormat } from './context.schemas.js';
+
+export { renderContext, type SelectedMessage } from './context-selection.js';
+/** Same text up to case and spacing: assembly keeps one copy; a caller can leave out texts it already has. */
+export { contentKey as sameTextKey } from './context-packing.js';
 
 /** The rankings context assembly recalls from; the search service provides them. */
 export interface RecallRankings {

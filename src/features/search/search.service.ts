@@ -14,7 +14,7 @@ import { fuseRankings } from './hybrid-fusion.js';
 import { propagateNeighbourScores } from './neighbour-propagation.js';
 import { DEFAULT_REFINEMENT, refineRanking, type Refinement } from './ranking/refine-ranking.js';
 import type { SearchFilters, SearchMode } from './search.schemas.js';
-import type { VectorIndexHolder } from './vector-index.holder.js';
+import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
 
 export interface SearchServiceDeps {
   provider: EmbeddingProvider;
