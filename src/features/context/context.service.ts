@@ -1,6 +1,6 @@
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import { PINNED_IMPORTANCE } from '../../domain/conversation.js';
-import { UnavailableError, ValidationError } from '../../domain/errors.js';
+import { ErrorCode, UnavailableError, ValidationError } from '../../domain/errors.js';
 import { isInFolder, normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
@@ -86,15 +86,15 @@ export class ContextService {
   /** Validates and normalizes a request body (defaults, folders, the text variant's names). */
   toRequest(body: AssembleContextBody): AssembleRequest {
     const query = body.query.trim();
-    if (query === '') throw new ValidationError('query must not be blank');
+    if (query === '') throw new ValidationError('query must not be blank', ErrorCode.VALIDATION_ERROR, 'query');
     if (body.context_budget !== undefined && body.max_tokens !== undefined) {
-      throw new ValidationError('give either context_budget or max_tokens, not both');
+      throw new ValidationError('give either context_budget or max_tokens, not both', ErrorCode.VALIDATION_ERROR, 'max_tokens');
     }
     const excludedFolders = [...new Set((body.excluded_folders ?? []).map((folder, i) =>
       normalizeFolder(folder, this.deps.folderLimits, `excluded_folders[${i}]`)))];
     const preferredLabels = (body.preferred_labels ?? []).map((label) => label.trim());
     const blank = preferredLabels.findIndex((label) => label === '');
-    if (blank >= 0) throw new ValidationError(`preferred_labels[${blank}] must not be blank`);
+    if (blank >= 0) throw new ValidationError(`preferred_labels[${blank}] must not be blank`, ErrorCode.VALIDATION_ERROR, `preferred_labels[${blank}]`);
     return {
       query,
       preferredLabels,

@@ -160,21 +160,21 @@ export class SearchService {
     if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
     if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
     if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {
-      throw new ValidationError('filters.importance_min must not exceed filters.importance_max');
+      throw new ValidationError('filters.importance_min must not exceed filters.importance_max', ErrorCode.VALIDATION_ERROR, 'filters.importance_min');
     }
     if (filters.date_from !== undefined) filter.dateFrom = isoDate(filters.date_from, 'filters.date_from');
     if (filters.date_to !== undefined) filter.dateTo = isoDate(filters.date_to, 'filters.date_to');
     if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) {
-      throw new ValidationError('filters.date_from must not be after filters.date_to');
+      throw new ValidationError('filters.date_from must not be after filters.date_to', ErrorCode.VALIDATION_ERROR, 'filters.date_from');
     }
     if (filters.archived !== undefined) filter.archived = filters.archived;
     return filter;
   }
 
   private checkWindow(offset: number, limit: number): void {
-    if (limit > this.deps.maxResults) throw new ValidationError(`limit must be at most ${this.deps.maxResults}`);
+    if (limit > this.deps.maxResults) throw new ValidationError(`limit must be at most ${this.deps.maxResults}`, ErrorCode.VALIDATION_ERROR, 'limit');
     if (offset + limit > this.deps.maxResults) {
-      throw new ValidationError(`offset + limit must be at most ${this.deps.maxResults}: results beyond are not ranked`);
+      throw new ValidationError(`offset + limit must be at most ${this.deps.maxResults}: results beyond are not ranked`, ErrorCode.VALIDATION_ERROR, 'offset');
     }
   }
 }
@@ -207,7 +207,7 @@ function modelChanged(recorded: string, current: string): UnavailableError {
 
 function isoDate(value: string, field: string): string {
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw new ValidationError(`${field} is not an ISO 8601 date-time`);
+  if (parsed === null) throw new ValidationError(`${field} is not an ISO 8601 date-time`, ErrorCode.VALIDATION_ERROR, field);
   return parsed;
 }
 
