@@ -177,7 +177,7 @@ export function storageContract(driver: ContractDriver): void {
       await storage.embeddings.recordFailure([batch[1]!.key], 'bridge said no', 2);
       assert.deepEqual(await storage.embeddings.counts(), { pending: 1, done: 1, failed: 1 });
       assert.equal(await storage.embeddings.pendingCount(), 1, 'pending alone agrees with counts()');
-      await storage.embeddings.resetAll();
+      assert.equal(await storage.embeddings.resetAll(), 3, 'the reset says how many messages it marked');
       assert.deepEqual(await storage.embeddings.counts(), { pending: 3, done: 0, failed: 0 });
       assert.equal(await storage.embeddings.recordedModel(), null);
     }));

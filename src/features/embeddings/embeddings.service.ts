@@ -25,9 +25,9 @@ export class EmbeddingsService {
 
   /** Marks every message pending and empties the index; the worker re-embeds in the background. */
   async startRebuild(): Promise<void> {
-    await this.deps.queue.resetAll();
+    // The count comes from the reset itself: a worker may embed some before a later count could run.
+    const pending = await this.deps.queue.resetAll();
     await this.deps.holder.reset();
-    const pending = await this.deps.queue.pendingCount();
     this.rebuild = { started_at: this.deps.clock.now().toISOString(), total: pending };
     this.deps.log.info({ messages: pending }, 'embedding rebuild started');
     this.deps.wakeWorker();
