@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Counter } from 'prom-client';
 import type { Config } from './config/config.schema.js';
@@ -30,6 +31,9 @@ import { mcpHttpRoutes } from './mcp/mcp-http.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { uiRoutes } from './features/ui/ui.routes.js';
 import type { HealthCheck } from './features/system/health.js';
+import { detailedHealth } from './features/system/detailed-health.js';
+import { spoolDepth } from './proxy/exchange-spool.js';
+import { SPOOL_DIR } from './proxy/proxy.app.js';
 import { EmbeddingWorker } from './worker/embedding.worker.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { ConversationStore } from './ports/conversation-store.js';
@@ -89,6 +93,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     batchSize: config.embedding_worker.batch_size,
     pollIntervalMs: config.embedding_worker.poll_interval_ms,
     maxBackoffMs: config.embedding_worker.max_backoff_ms,
+    bridgeProbeMaxMs: config.embedding_worker.bridge_probe_max_ms,
     maxAttempts: MAX_EMBEDDING_ATTEMPTS,
     saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
     claimLeaseMs: config.embedding_worker.claim_lease_ms,
@@ -191,8 +196,22 @@ export async function buildController(options: ControllerOptions): Promise<Contr
       call: async (name, params) => (await invoker.invoke(name, params)).envelope,
     },
   });
+  const startedAt = Date.now();
+  const spoolDir = join(config.server.data_dir, SPOOL_DIR);
   await app.register(systemRoutes, {
-    store, checks, metrics, startedAt: Date.now(),
+    store, checks, metrics, startedAt, clock,
+    healthCacheMs: config.server.health_cache_ms,
+    metricsRequireKey: config.metrics.require_key,
+    detailedHealth: () => detailedHealth({
+      checks, startedAt, clock,
+      database: { driver: storage.driver, ping: () => store.ping() },
+      bridge: { url: config.bridge.url, health: () => provider.health() },
+      queue,
+      worker: () => worker.status(),
+      index: () => (storage.openLocalIndex ? { ...holder.catchUpStatus(), partial: holder.partial() } : null),
+      dataDir: config.server.data_dir,
+      spool: config.proxy.enabled ? () => spoolDepth(spoolDir) : null,
+    }),
     extraStats: async () => ({ embeddings: await embeddings.status() }),
   });
   // Last: the web UI's catch-all must not shadow any API route.

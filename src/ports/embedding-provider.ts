@@ -8,7 +8,7 @@ export interface EmbeddingBatch {
 export interface EmbeddingProvider {
   embed(texts: readonly string[]): Promise<EmbeddingBatch>;
   /** Throws when the provider is unreachable or unhealthy. */
-  health(): Promise<{ model?: string; dimension?: number }>;
+  health(): Promise<{ provider?: string; model?: string; dimension?: number }>;
 }
 
 /** A failed call to the bridge or an upstream model; retryable failures are worth trying again later. */

@@ -36,11 +36,14 @@ export class HttpBridgeClient implements EmbeddingProvider {
     return { model: body.model, dimension: body.dimension, vectors };
   }
 
-  async health(): Promise<{ model?: string; dimension?: number }> {
-    const body = await this.call<{ status?: string; providers?: { embeddings?: { model?: string; dimension?: number } } }>(
-      'GET', '/health');
+  async health(): Promise<{ provider?: string; model?: string; dimension?: number }> {
+    const body = await this.call<{
+      status?: string;
+      providers?: { embeddings?: { provider?: string; model?: string; dimension?: number } };
+    }>('GET', '/health');
     if (body.status !== undefined && body.status !== 'healthy') throw new UpstreamError(`Bridge reports ${body.status}`, true);
-    return { model: body.providers?.embeddings?.model, dimension: body.providers?.embeddings?.dimension };
+    const embeddings = body.providers?.embeddings;
+    return { provider: embeddings?.provider, model: embeddings?.model, dimension: embeddings?.dimension };
   }
 
   private call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
