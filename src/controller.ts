@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import type { Config } from './config/config.schema.js';
 import { HttpBridgeClient } from './adapters/bridge-client/http-bridge.client.js';
 import { openStorage } from './storage.js';
 import { buildHttpApp } from './http/app.js';
+import type { HttpMetrics } from './http/http-metrics.js';
 import { ConversationService } from './features/conversations/conversations.service.js';
 import { conversationRoutes } from './features/conversations/conversations.routes.js';
 import { EmbeddingsService } from './features/embeddings/embeddings.service.js';
@@ -30,6 +32,9 @@ import { mcpHttpRoutes } from './mcp/mcp-http.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { uiRoutes } from './features/ui/ui.routes.js';
 import type { HealthCheck } from './features/system/health.js';
+import { detailedHealth } from './features/system/detailed-health.js';
+import { spoolDepth } from './proxy/exchange-spool.js';
+import { SPOOL_DIR } from './proxy/proxy.app.js';
 import { EmbeddingWorker } from './worker/embedding.worker.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { ConversationStore } from './ports/conversation-store.js';
@@ -131,11 +136,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   await app.register(labelRoutes, { prefix: '/api/v1', labels });
   await app.register(exportRoutes, { prefix: '/api/v1', exporter });
   await registerMcp(app, new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log));
-  await app.register(systemRoutes, {
-    store, metrics, startedAt: Date.now(),
-    checks: healthChecks(config, storage, provider, holder, embeddings),
-    extraStats: async () => ({ embeddings: await embeddings.status() }),
-  });
+  await registerSystem(app, { config, storage, provider, holder, embeddings, worker, metrics, clock });
   // Last: the web UI's catch-all must not shadow any API route.
   await app.register(uiRoutes, { activity: storage.activity, clock });
 
@@ -174,6 +175,7 @@ function buildEmbeddingWorker(config: Config, storage: Storage, provider: Embedd
     batchSize: config.embedding_worker.batch_size,
     pollIntervalMs: config.embedding_worker.poll_interval_ms,
     maxBackoffMs: config.embedding_worker.max_backoff_ms,
+    bridgeProbeMaxMs: config.embedding_worker.bridge_probe_max_ms,
     maxAttempts: MAX_EMBEDDING_ATTEMPTS,
     saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
     claimLeaseMs: config.embedding_worker.claim_lease_ms,
@@ -189,6 +191,41 @@ async function registerMcp(app: FastifyInstance, invoker: ToolInvoker): Promise<
       tools: invoker.tools,
       call: async (name, params) => (await invoker.invoke(name, params)).envelope,
     },
+  });
+}
+
+interface SystemParts {
+  config: Config;
+  storage: Storage;
+  provider: EmbeddingProvider;
+  holder: VectorIndexHolder;
+  embeddings: EmbeddingsService;
+  worker: EmbeddingWorker;
+  metrics: HttpMetrics;
+  clock: Clock;
+}
+
+/** /health (public, cached), /health/detailed (behind the key), /metrics and /api/v1/stats. */
+async function registerSystem(app: FastifyInstance, parts: SystemParts): Promise<void> {
+  const { config, storage, provider, holder, embeddings, worker, metrics, clock } = parts;
+  const checks = healthChecks(config, storage, provider, holder, embeddings);
+  const startedAt = Date.now();
+  const spoolDir = join(config.server.data_dir, SPOOL_DIR);
+  await app.register(systemRoutes, {
+    store: storage.conversations, checks, metrics, startedAt, clock,
+    healthCacheMs: config.server.health_cache_ms,
+    metricsRequireKey: config.metrics.require_key,
+    detailedHealth: () => detailedHealth({
+      checks, startedAt, clock,
+      database: { driver: storage.driver, ping: () => storage.conversations.ping() },
+      bridge: { url: config.bridge.url, health: () => provider.health() },
+      queue: storage.embeddings,
+      worker: () => worker.status(),
+      index: () => (storage.openLocalIndex ? { ...holder.catchUpStatus(), partial: holder.partial() } : null),
+      dataDir: config.server.data_dir,
+      spool: config.proxy.enabled ? () => spoolDepth(spoolDir) : null,
+    }),
+    extraStats: async () => ({ embeddings: await embeddings.status() }),
   });
 }
 

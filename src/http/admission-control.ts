@@ -94,11 +94,17 @@ export function registerAdmissionControl(app: FastifyInstance, options: Admissio
       reply.header('Retry-After', retryAfter);
       throw new UnavailableError(ErrorCode.OVERLOADED, `The service is busy: retry after ${retryAfter} s`, true);
     }
-    // The response's close covers every normal end; the socket's, a client gone mid-body.
-    reply.raw.once('close', release);
-    request.raw.socket?.once('close', release);
+    // The response's close covers every normal end; the socket's, a client gone mid-body. The socket's
+    // listener goes with the response: a keep-alive socket carries many requests and must not collect them.
+    const socket = request.raw.socket;
+    const onSocketClose = () => release();
+    reply.raw.once('close', () => {
+      socket?.off('close', onSocketClose);
+      release();
+    });
+    socket?.once('close', onSocketClose);
     // A client that went away while queued closed its socket before these listeners existed.
-    if (request.raw.socket?.destroyed !== false) release();
+    if (socket?.destroyed !== false) release();
   });
   return pools;
 }

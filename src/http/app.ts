@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
+import { serverTls } from '../config/tls-files.js';
 import { ErrorCode, LimitExceededError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
@@ -34,7 +35,10 @@ export interface HttpAppOptions {
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: FastifyInstance; metrics: HttpMetrics }> {
   const { config } = options;
-  const app = Fastify({
+  const tls = serverTls(config);
+  // Typed as the plain-HTTP instance either way: routes and hooks do not depend on the transport.
+  const app = (Fastify as (options: FastifyServerOptions & { https?: object | null }) => FastifyInstance)({
+    https: tls,
     logger: options.logger ?? { level: config.server.log_level },
     bodyLimit: config.server.body_limit_bytes,
     // Fastify's typing of the factory predates the route-definition argument it really passes.

@@ -9,5 +9,5 @@ export interface EmbeddingProvider {
   /** Failures are UpstreamError (domain/upstream-error.ts), which knows whether trying again may help. */
   embed(texts: readonly string[]): Promise<EmbeddingBatch>;
   /** Throws when the provider is unreachable or unhealthy. */
-  health(): Promise<{ model?: string; dimension?: number }>;
+  health(): Promise<{ provider?: string; model?: string; dimension?: number }>;
 }

@@ -182,6 +182,19 @@ export function storageContract(driver: ContractDriver): void {
       assert.equal(await storage.embeddings.recordedModel(), null);
     }));
 
+    test('the oldest pending message is the first to arrive; its timestamp is reported', () => withStorage(driver, async (storage) => {
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), null);
+      await create(storage, { messages: [says('a1', 5), says('a2', 6)] });
+      await create(storage, { messages: [says('b1', 1)] });
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), at(5), 'by arrival, not by timestamp');
+      const first = await storage.embeddings.claimPending(2, 60_000);
+      await storage.embeddings.complete('test-model', first.map((message) => ({ key: message.key, vector: normalize([1, 0, 0]) })));
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), at(1));
+      const rest = await storage.embeddings.claimPending(10, 60_000);
+      await storage.embeddings.complete('test-model', rest.map((message) => ({ key: message.key, vector: normalize([1, 0, 0]) })));
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), null);
+    }));
+
     test('completing a deleted message stores nothing', () => withStorage(driver, async (storage) => {
       const conversation = await create(storage, { messages: [says('soon gone')] });
       const [message] = await storage.embeddings.claimPending(1, 60_000);

@@ -37,11 +37,18 @@ export class HttpBridgeClient implements EmbeddingProvider {
     return { model: body.model, dimension: body.dimension, vectors };
   }
 
-  async health(): Promise<{ model?: string; dimension?: number }> {
-    const body = await this.call<{ status?: string; providers?: { embeddings?: { model?: string; dimension?: number } } }>(
-      'GET', '/health');
-    if (body.status !== undefined && body.status !== 'healthy') throw this.invalidResponse('/health', `Bridge reports ${body.status}`);
-    return { model: body.providers?.embeddings?.model, dimension: body.providers?.embeddings?.dimension };
+  async health(): Promise<{ provider?: string; model?: string; dimension?: number }> {
+    const body = await this.call<{
+      status?: string;
+      providers?: { embeddings?: { provider?: string; model?: string; dimension?: number } };
+    }>('GET', '/health');
+    if (body.status !== undefined && body.status !== 'healthy') {
+      // A bridge that answers but is not healthy yet may be on its way back: retryable, like a 503.
+      throw new UpstreamError({ provider: 'bridge', kind: 'http', status: 503, url: `${this.baseUrl}/health`,
+        message: `Bridge reports ${body.status}` });
+    }
+    const embeddings = body.providers?.embeddings;
+    return { provider: embeddings?.provider, model: embeddings?.model, dimension: embeddings?.dimension };
   }
 
   private call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {

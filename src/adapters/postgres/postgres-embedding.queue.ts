@@ -77,6 +77,12 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
     return rows[0]!.n;
   }
 
+  async oldestPendingTimestamp(): Promise<string | null> {
+    const { rows } = await this.pool.query<{ timestamp: string }>(`SELECT timestamp FROM messages
+      WHERE embedding_status = 'pending' ORDER BY seq LIMIT 1`);
+    return rows[0]?.timestamp ?? null;
+  }
+
   async resetAll(): Promise<number> {
     return inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM message_vectors');

@@ -77,6 +77,12 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     return this.db.prepare(`SELECT count(*) FROM messages WHERE embedding_status = 'pending'`).pluck().get() as number;
   }
 
+  async oldestPendingTimestamp(): Promise<string | null> {
+    const timestamp = this.db.prepare(`SELECT timestamp FROM messages WHERE embedding_status = 'pending'
+      ORDER BY seq LIMIT 1`).pluck().get() as string | undefined;
+    return timestamp ?? null;
+  }
+
   async resetAll(): Promise<number> {
     return this.db.transaction(() => {
       this.db.exec('DELETE FROM message_vectors');
