@@ -74,6 +74,8 @@ async function run(context: ScenarioContext) {
           latencies.push(performance.now() - started);
           byStatus.set(response.status, (byStatus.get(response.status) ?? 0) + 1);
           if (response.status >= 500 && response.status !== 503) errors++;
+          // A 503 is graceful only with Retry-After.
+          if (response.status === 503 && response.retryAfter === undefined) shedWithoutRetryAfter++;
         } catch {
           errors++;
         } finally {

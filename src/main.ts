@@ -7,6 +7,8 @@ import { superviseBridge } from './bridge-process.js';
 import { buildProxyApp } from './proxy/proxy.app.js';
 import { loggerOptions } from './logging.js';
 import { startupBanner } from './startup-banner.js';
+import { warnPlaintextListeners } from './http/exposed-listeners.js';
+import { proxyUsesTls } from './config/tls-files.js';
 import { VERSION } from './version.js';
 
 export interface ServiceOptions {
@@ -71,7 +73,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.server.port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${config.server.tls.cert_file ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  warnPlaintextListeners([
+    { name: 'api', host: config.server.host, port, tls: config.server.tls.cert_file !== '' },
+    ...(proxy ? [{ name: 'proxy' as const, host: config.proxy.host, port: config.proxy.port, tls: proxyUsesTls(config) }] : []),
+    ...(bridge ? [{ name: 'bridge' as const, host: config.bridge.host, port: config.bridge.port, tls: false }] : []),
+  ], app.log);
   output.write(startupBanner({ version: VERSION, url, config, apiKey }));
   return { url, apiKey: apiKey.key, close };
 }

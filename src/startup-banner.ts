@@ -1,5 +1,6 @@
 import type { Config } from './config/config.schema.js';
 import type { ResolvedApiKey } from './config/api-key.js';
+import { proxyUsesTls } from './config/tls-files.js';
 
 export interface BannerFacts {
   version: string;
@@ -12,7 +13,7 @@ export interface BannerFacts {
 /** What a user needs after `memsvc start`: where everything is, and the key on the first start. */
 export function startupBanner({ version, url, config, apiKey }: BannerFacts): string {
   const proxy = config.proxy.enabled
-    ? `http://${config.proxy.host}:${config.proxy.port}/v1 -> ${config.proxy.upstream_url}`
+    ? `${proxyUsesTls(config) ? 'https' : 'http'}://${config.proxy.host}:${config.proxy.port}/v1 -> ${config.proxy.upstream_url}`
     : 'off (proxy.enabled: true turns it on)';
   const key = apiKey.generated
     ? `generated on this first start, kept in ${apiKey.file} (mode 0600):\n\n    ${apiKey.key}\n`

@@ -20,11 +20,11 @@ export interface BenchBridge {
  * `npm start` runs it, on an ephemeral 127.0.0.1 port. Its word-vector cache
  * is the repository's shared one (.cache/models), so it is built once per machine.
  */
-export async function startBenchBridge(workDir: string, apiKey: string): Promise<BenchBridge> {
+export async function startBenchBridge(workDir: string, apiKey: string, fixedPort?: number): Promise<BenchBridge> {
   mkdirSync(workDir, { recursive: true });
   mkdirSync(SHARED_MODEL_CACHE, { recursive: true });
   if (!existsSync(join(workDir, 'cache'))) symlinkSync(SHARED_MODEL_CACHE, join(workDir, 'cache'));
-  const port = await freePort();
+  const port = fixedPort ?? await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', BRIDGE_MAIN], {
     env: {
       ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: workDir, MEMSVC_BRIDGE_PORT: String(port),
@@ -66,7 +66,7 @@ export async function startBenchBridge(workDir: string, apiKey: string): Promise
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

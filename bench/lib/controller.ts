@@ -15,10 +15,11 @@ export interface ListeningController {
  * embedding worker or bridge (unless given a bridge URL). Override keys the schema does not know (yet)
  * are dropped by the config loader.
  */
-export async function startController(dataDir: string, bridgeUrl?: string): Promise<ListeningController> {
+export async function startController(dataDir: string, bridgeUrl?: string, key?: string): Promise<ListeningController> {
   const config = loadConfig({
     file: '/nonexistent',
-    env: {},
+    // Only what a scenario sets on purpose reaches the controller (load --durability full).
+    env: process.env.MEMSVC_STORAGE_DURABILITY ? { MEMSVC_STORAGE_DURABILITY: process.env.MEMSVC_STORAGE_DURABILITY } : {},
     overrides: {
       server: { data_dir: dataDir, host: '127.0.0.1', port: 0 },
       rate_limit: { enabled: false },
@@ -27,7 +28,8 @@ export async function startController(dataDir: string, bridgeUrl?: string): Prom
       bridge: bridgeUrl ? { start: false, url: bridgeUrl } : { start: false },
     },
   });
-  const apiKey = `bench_${randomBytes(24).toString('base64url')}`;
+  // The bridge requires the service's key: a bench that starts one passes the key it gave it.
+  const apiKey = key ?? `bench_${randomBytes(24).toString('base64url')}`;
   const controller = await buildController({ config, apiKey, logger: false });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = controller.app.server.address() as AddressInfo;

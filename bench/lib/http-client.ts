@@ -3,6 +3,8 @@ import { Agent, request as httpRequest } from 'node:http';
 export interface HttpResponse {
   status: number;
   body: string;
+  /** The Retry-After header, when the answer has one (a graceful 503 must). */
+  retryAfter?: string;
 }
 
 export interface HttpClient {
@@ -35,7 +37,10 @@ export function createHttpClient(baseUrl: string, apiKey: string, maxSockets = 1
         const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => {
+            const retryAfter = res.headers['retry-after'];
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ...(retryAfter ? { retryAfter } : {}) });
+          });
           res.on('error', reject);
         });
         req.on('error', reject);

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/config.loader.js';
 import { pino } from 'pino';
 import { buildBridgeApp } from './bridge.app.js';
 import { loggerOptions } from '../logging.js';
+import { warnPlaintextListeners } from '../http/exposed-listeners.js';
 
 /**
  * Starts the LLM bridge on its own: `npx tsx src/bridge/bridge.main.ts`
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ host: config.bridge.host, port: config.bridge.port });
+  // Supervised (forked with an IPC channel), the controller has already warned about this listener.
+  if (!process.send) warnPlaintextListeners([{ name: 'bridge', host: config.bridge.host, port: config.bridge.port, tls: false }], app.log);
 }
 
 main().catch((err: unknown) => {

@@ -21,7 +21,8 @@ export interface CliContext {
 export function serviceUrlOf(config: Config): string {
   if (config.mcp.server_url !== '') return config.mcp.server_url.replace(/\/+$/, '');
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.server.port}`;
+  const scheme = config.server.tls.cert_file !== '' ? 'https' : 'http';
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${config.server.port}`;
 }
 
 export function loadCliContext(): CliContext {

@@ -2742,7 +2742,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health of each component (no auth) */
+        /**
+         * Health of each component (no auth)
+         * @description Computed at most once per server.health_cache_ms (1 s): calls within that window get the same report.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -2788,6 +2791,195 @@ export interface paths {
                                     status: "ok" | "error";
                                 } & {
                                     [key: string]: unknown;
+                                };
+                            };
+                            status: "healthy" | "unhealthy";
+                            timestamp: string;
+                            uptime_seconds: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/detailed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Database, bridge, embedding queue, index catch-up, free disk and proxy spool (API key) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bridge: {
+                                error?: string;
+                                model: string | null;
+                                /** @description Embedding provider the bridge reports: builtin, ollama or openai */
+                                provider: string | null;
+                                /** @description The bridge answered HTTP (even if it reports itself unhealthy) */
+                                reachable: boolean;
+                                status: "ok" | "error";
+                                url: string;
+                            };
+                            checks: {
+                                [key: string]: {
+                                    error?: string;
+                                    latency_ms: number;
+                                    status: "ok" | "error";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            database: {
+                                /** @description sqlite or postgres */
+                                driver: string;
+                                error?: string;
+                                status: "ok" | "error";
+                            };
+                            disk: {
+                                error?: string;
+                                /** @description Bytes this process may still write there */
+                                free_bytes: number | null;
+                                /** @description The data dir */
+                                path: string;
+                                total_bytes: number | null;
+                            };
+                            index: {
+                                indexed: number | null;
+                                /** @description Stored vectors not in the index yet */
+                                missing_vectors: number;
+                                /** @description Semantic results may miss messages until the catch-up is done (and say so) */
+                                partial: boolean;
+                                /** @description Catch-up of the local vector index after a start; database: the database searches its vectors itself (postgres) */
+                                state: "empty" | "loading" | "catching_up" | "ready" | "failed" | "database";
+                            };
+                            proxy: {
+                                enabled: boolean;
+                                /** @description Exchanges that could not be stored, kept in proxy-spool/failed */
+                                spool_failed: number | null;
+                                /** @description Chat exchanges spooled and not stored yet */
+                                spool_pending: number | null;
+                            };
+                            queue: {
+                                failed: number;
+                                /** @description Age of the pending message that arrived first, by its timestamp (an imported message keeps its original time) */
+                                oldest_pending_age_seconds: number | null;
+                                /** @description Messages waiting for their embedding */
+                                pending: number;
+                                worker: {
+                                    consecutive_failures: number;
+                                    last_error: string | null;
+                                    last_success_at: string | null;
+                                    running: boolean;
+                                };
+                            };
+                            status: "healthy" | "unhealthy";
+                            timestamp: string;
+                            uptime_seconds: number;
+                        };
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code?: string;
+                            error: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bridge: {
+                                error?: string;
+                                model: string | null;
+                                /** @description Embedding provider the bridge reports: builtin, ollama or openai */
+                                provider: string | null;
+                                /** @description The bridge answered HTTP (even if it reports itself unhealthy) */
+                                reachable: boolean;
+                                status: "ok" | "error";
+                                url: string;
+                            };
+                            checks: {
+                                [key: string]: {
+                                    error?: string;
+                                    latency_ms: number;
+                                    status: "ok" | "error";
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            database: {
+                                /** @description sqlite or postgres */
+                                driver: string;
+                                error?: string;
+                                status: "ok" | "error";
+                            };
+                            disk: {
+                                error?: string;
+                                /** @description Bytes this process may still write there */
+                                free_bytes: number | null;
+                                /** @description The data dir */
+                                path: string;
+                                total_bytes: number | null;
+                            };
+                            index: {
+                                indexed: number | null;
+                                /** @description Stored vectors not in the index yet */
+                                missing_vectors: number;
+                                /** @description Semantic results may miss messages until the catch-up is done (and say so) */
+                                partial: boolean;
+                                /** @description Catch-up of the local vector index after a start; database: the database searches its vectors itself (postgres) */
+                                state: "empty" | "loading" | "catching_up" | "ready" | "failed" | "database";
+                            };
+                            proxy: {
+                                enabled: boolean;
+                                /** @description Exchanges that could not be stored, kept in proxy-spool/failed */
+                                spool_failed: number | null;
+                                /** @description Chat exchanges spooled and not stored yet */
+                                spool_pending: number | null;
+                            };
+                            queue: {
+                                failed: number;
+                                /** @description Age of the pending message that arrived first, by its timestamp (an imported message keeps its original time) */
+                                oldest_pending_age_seconds: number | null;
+                                /** @description Messages waiting for their embedding */
+                                pending: number;
+                                worker: {
+                                    consecutive_failures: number;
+                                    last_error: string | null;
+                                    last_success_at: string | null;
+                                    running: boolean;
                                 };
                             };
                             status: "healthy" | "unhealthy";

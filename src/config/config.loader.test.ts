@@ -172,4 +172,19 @@ describe('loadConfig', () => {
     rejects({ file: await yamlFile('list.yaml', '- a\n- b\n'), env: {} }, /must hold a mapping/);
     rejects({ file: await yamlFile('scalar.yaml', 'just text\n'), env: {} }, /must hold a mapping/);
   });
+  it('metrics.require_key and the TLS files come from the environment; relative TLS paths are taken from the working directory', () => {
+    const config = loadConfig({
+      file: '/nonexistent/memsvc.yaml', cwd: '/srv/memsvc',
+      env: { MEMSVC_METRICS_REQUIRE_KEY: 'true', MEMSVC_SERVER_TLS_CERT_FILE: 'tls/cert.pem', MEMSVC_SERVER_TLS_KEY_FILE: '/etc/key.pem' },
+    });
+    assert.equal(config.metrics.require_key, true);
+    assert.deepEqual(config.server.tls, { cert_file: '/srv/memsvc/tls/cert.pem', key_file: '/etc/key.pem' });
+    assert.deepEqual(config.proxy.tls, { cert_file: '', key_file: '' });
+    assert.equal(loadConfig({ file: '/nonexistent/memsvc.yaml', env: {} }).metrics.require_key, false);
+  });
+
+  it('a TLS certificate without its key (or the reverse) is a configuration error naming both settings', () => {
+    assert.throws(() => loadConfig({ file: '/nonexistent/memsvc.yaml', env: { MEMSVC_PROXY_TLS_KEY_FILE: '/etc/key.pem' } }),
+      (error: Error) => error instanceof ConfigError && /proxy\.tls\.cert_file and proxy\.tls\.key_file go together/.test(error.message));
+  });
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { parse as parseYaml } from 'yaml';
@@ -47,6 +48,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const config = Value.Clean(ConfigSchema, converted) as Config;
   if (config.storage.driver === 'postgres' && config.storage.url === '') {
     throw new ConfigError('Invalid configuration: storage.url (MEMSVC_STORAGE_URL) is required when storage.driver is postgres');
+  }
+  for (const [name, tls] of [['server.tls', config.server.tls], ['proxy.tls', config.proxy.tls]] as const) {
+    if ((tls.cert_file === '') !== (tls.key_file === '')) {
+      throw new ConfigError(`Invalid configuration: ${name}.cert_file and ${name}.key_file go together: set both or neither`);
+    }
+    if (tls.cert_file !== '') {
+      tls.cert_file = resolve(cwd, tls.cert_file);
+      tls.key_file = resolve(cwd, tls.key_file);
+    }
   }
   config.server.data_dir = resolveDataDir(config.server.data_dir, cwd);
   return deepFreeze(config);

@@ -7,6 +7,10 @@ import { Type, type Static } from 'typebox';
  * -> MEMSVC_BRIDGE_OLLAMA_URL (see config.loader.ts).
  */
 const Provider = Type.Union([Type.Literal('builtin'), Type.Literal('ollama'), Type.Literal('openai')], { default: 'builtin' });
+const Tls = Type.Object({
+  cert_file: Type.String({ default: '' }),
+  key_file: Type.String({ default: '' }),
+}, { default: {} });
 const ChatProvider = Type.Union([Type.Literal('none'), Type.Literal('ollama'), Type.Literal('openai')], { default: 'none' });
 
 export const ConfigSchema = Type.Object({
@@ -24,6 +28,14 @@ export const ConfigSchema = Type.Object({
     request_timeout_ms: Type.Integer({ default: 30_000, minimum: 0 }),
     /** An idle socket is closed after this. */
     connection_timeout_ms: Type.Integer({ default: 60_000, minimum: 0 }),
+    /** A computed /health report is served again for this long, so the public endpoint cannot multiply load. */
+    health_cache_ms: Type.Integer({ default: 1000, minimum: 0 }),
+    /** HTTPS for the API (PEM files); both empty: plain HTTP. */
+    tls: Tls,
+  }, { default: {} }),
+  metrics: Type.Object({
+    /** /metrics is public (the spec); true puts it behind the API key, for a port reachable by others. */
+    require_key: Type.Boolean({ default: false }),
   }, { default: {} }),
   storage: Type.Object({
     /** sqlite: one file in data_dir (the default). postgres: a shared PostgreSQL with pgvector, for several replicas. */
@@ -107,6 +119,8 @@ export const ConfigSchema = Type.Object({
     batch_size: Type.Integer({ default: 64, minimum: 1 }),
     poll_interval_ms: Type.Integer({ default: 250, minimum: 10 }),
     max_backoff_ms: Type.Integer({ default: 30_000, minimum: 10 }),
+    /** After a failed batch, the bridge's /health is probed at most this far apart; when it answers again, work resumes at once. */
+    bridge_probe_max_ms: Type.Integer({ default: 1000, minimum: 10 }),
     /** postgres: a claimed batch not finished within this time is taken again by another replica. */
     claim_lease_ms: Type.Integer({ default: 60_000, minimum: 100 }),
   }, { default: {} }),
@@ -130,6 +144,8 @@ export const ConfigSchema = Type.Object({
     enabled: Type.Boolean({ default: false }),
     host: Type.String({ default: '127.0.0.1' }),
     port: Type.Integer({ default: 8081, minimum: 0, maximum: 65535 }),
+    /** HTTPS for the proxy; both empty: the proxy uses server.tls (plain HTTP when that is empty too). */
+    tls: Tls,
     upstream_url: Type.String({ default: 'http://127.0.0.1:11434/v1' }),
     upstream_api_key: Type.String({ default: '' }),
     /** Honour a client's `X-Upstream-Authorization` header (sent upstream as Authorization); refused with 400 when false. */

@@ -18,9 +18,9 @@ export interface MessageLimits {
 /** Trimmed; 1 to maxChars characters; no control characters. */
 export function checkLabel(label: string, maxChars: number, field = 'label'): string {
   const trimmed = label.trim();
-  if (trimmed === '') throw new ValidationError(`${field} must not be empty`);
-  if (hasControlCharacters(trimmed)) throw new ValidationError(`${field} must not contain control characters`);
-  if (trimmed.length > maxChars) throw new ValidationError(`${field} is longer than ${maxChars} characters`);
+  if (trimmed === '') throw new ValidationError(`${field} must not be empty`, ErrorCode.VALIDATION_ERROR, field);
+  if (hasControlCharacters(trimmed)) throw new ValidationError(`${field} must not contain control characters`, ErrorCode.VALIDATION_ERROR, field);
+  if (trimmed.length > maxChars) throw new ValidationError(`${field} is longer than ${maxChars} characters`, ErrorCode.VALIDATION_ERROR, field);
   return trimmed;
 }
 
@@ -33,23 +33,23 @@ export function checkMessages(inputs: readonly MessageInput[], limits: MessageLi
   const { maxMessageChars, maxMessagesPerConversation, maxMetadataBytes } = limits;
   if (inputs.length > maxMessagesPerConversation) {
     throw new LimitExceededError(ErrorCode.TOO_MANY_MESSAGES,
-      `${field}: a conversation holds at most ${maxMessagesPerConversation} messages (${inputs.length} were sent)`);
+      `${field}: a conversation holds at most ${maxMessagesPerConversation} messages (${inputs.length} were sent)`, field);
   }
   return inputs.map((input, index) => {
     const at = `${field}[${index}]`;
     if (characterCount(input.content, maxMessageChars) > maxMessageChars) {
-      throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG, `${at}.content is longer than ${maxMessageChars} characters`);
+      throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG, `${at}.content is longer than ${maxMessageChars} characters`, `${at}.content`);
     }
     // No text a person writes holds U+0000, and PostgreSQL text cannot store it: refused on every driver alike.
-    if (input.content.includes('\u0000')) throw new ValidationError(`${at}.content must not contain the NUL character (U+0000)`);
+    if (input.content.includes('\u0000')) throw new ValidationError(`${at}.content must not contain the NUL character (U+0000)`, ErrorCode.VALIDATION_ERROR, `${at}.content`);
     let timestamp: string | undefined;
     if (input.timestamp !== undefined) {
       const parsed = parseTimestamp(input.timestamp);
-      if (parsed === null) throw new ValidationError(`${at}.timestamp is not an ISO 8601 date-time`);
+      if (parsed === null) throw new ValidationError(`${at}.timestamp is not an ISO 8601 date-time`, ErrorCode.VALIDATION_ERROR, `${at}.timestamp`);
       timestamp = parsed;
     }
     if (input.metadata != null && boundedJsonBytes(input.metadata, `${at}.metadata`) > maxMetadataBytes) {
-      throw new ValidationError(`${at}.metadata is larger than ${maxMetadataBytes} bytes`);
+      throw new ValidationError(`${at}.metadata is larger than ${maxMetadataBytes} bytes`, ErrorCode.VALIDATION_ERROR, `${at}.metadata`);
     }
     return { role: input.role, content: input.content, timestamp, metadata: input.metadata ?? null };
   });

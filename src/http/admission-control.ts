@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, ErrorCode } from '../domain/errors.js';
+import { ErrorCode, UnavailableError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,13 +92,19 @@ export function registerAdmissionControl(app: FastifyInstance, options: Admissio
     if (!release) {
       const retryAfter = Math.max(1, Math.ceil(pool.limits.queueTimeoutMs / 1000));
       reply.header('Retry-After', retryAfter);
-      throw new AppError(503, ErrorCode.OVERLOADED, `The service is busy: retry after ${retryAfter} s`);
+      throw new UnavailableError(ErrorCode.OVERLOADED, `The service is busy: retry after ${retryAfter} s`, true);
     }
-    // The response's close covers every normal end; the socket's, a client gone mid-body.
-    reply.raw.once('close', release);
-    request.raw.socket?.once('close', release);
+    // The response's close covers every normal end; the socket's, a client gone mid-body. The socket's
+    // listener goes with the response: a keep-alive socket carries many requests and must not collect them.
+    const socket = request.raw.socket;
+    const onSocketClose = () => release();
+    reply.raw.once('close', () => {
+      socket?.off('close', onSocketClose);
+      release();
+    });
+    socket?.once('close', onSocketClose);
     // A client that went away while queued closed its socket before these listeners existed.
-    if (request.raw.socket?.destroyed !== false) release();
+    if (socket?.destroyed !== false) release();
   });
   return pools;
 }

@@ -37,8 +37,13 @@ export interface EmbeddingQueue {
   counts(): Promise<EmbeddingCounts>;
   /** Messages waiting for their vector: `counts().pending` from the pending index alone, cheap enough for every search. */
   pendingCount(): Promise<number>;
-  /** Clears every vector and marks every message pending, for a rebuild. */
-  resetAll(): Promise<void>;
+  /**
+   * The timestamp of the pending message that arrived first (for /health/detailed), null when none waits.
+   * That is the message's own timestamp: for an imported message, its original time.
+   */
+  oldestPendingTimestamp(): Promise<string | null>;
+  /** Clears every vector and marks every message pending, for a rebuild; returns how many messages it marked. */
+  resetAll(): Promise<number>;
   /** All stored vectors in key order, in chunks, for rebuilding the approximate index. */
   allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>>;
   /** The keys of all stored vectors in key order, in pages (the index's catch-up after a start). */

@@ -102,6 +102,19 @@ export class ExchangeSpool {
 
 const fileName = (id: string) => `${id}.json`;
 
+/** Exchanges waiting in a spool directory to be stored, and those moved to failed/ (0 when the directory does not exist). */
+export async function spoolDepth(dir: string): Promise<{ pending: number; failed: number }> {
+  const count = async (path: string) => {
+    try {
+      return (await readdir(path, { withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.json')).length;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+  };
+  return { pending: await count(dir), failed: await count(join(dir, 'failed')) };
+}
+
 async function writeDurably(dir: string, name: string, text: string): Promise<void> {
   const temporary = join(dir, `.${name}.tmp`);
   const handle = await open(temporary, 'w', 0o600);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.schema.js';
+import { proxyTls } from '../config/tls-files.js';
 import type { ContextService } from '../features/context/context.service.js';
 import { createKeyVerifier, presentedKey } from '../http/auth.js';
 import { ConversationTargets, type ProxyConversations } from './conversation-target.js';
@@ -40,7 +41,9 @@ export const SPOOL_DIR = 'proxy-spool';
  */
 export async function buildProxyApp(options: ProxyAppOptions): Promise<ProxyApp> {
   const { config } = options;
-  const app = Fastify({
+  // Typed as the plain-HTTP instance either way: routes and hooks do not depend on the transport.
+  const app = (Fastify as (options: FastifyServerOptions & { https?: object | null }) => FastifyInstance)({
+    https: proxyTls(config),
     ...(options.logger === false ? { logger: false }
       : options.logger ? { loggerInstance: options.logger }
       : { logger: { level: config.server.log_level } }),

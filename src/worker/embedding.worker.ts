@@ -1,12 +1,16 @@
 import type { Logger } from '../ports/logger.js';
 import type { EmbeddingQueue, PendingMessage } from '../ports/embedding-queue.js';
-import { UpstreamError, type EmbeddingProvider } from '../ports/embedding-provider.js';
-import type { VectorIndexHolder } from '../features/search/vector-index.holder.js';
+import { UpstreamError } from '../domain/upstream-error.js';
+import type { EmbeddingProvider } from '../ports/embedding-provider.js';
+import type { VectorIndexHolder } from '../vector-index/vector-index.holder.js';
+import { bridgeReturned } from './bridge-return.js';
 
 export interface EmbeddingWorkerOptions {
   batchSize: number;
   pollIntervalMs: number;
   maxBackoffMs: number;
+  /** After a failed batch the bridge's /health is probed at most this far apart; an answer resumes work at once. */
+  bridgeProbeMaxMs: number;
   /** Attempts before a message that the bridge rejects is marked failed. */
   maxAttempts: number;
   /** How often the index is saved while it changes. */
@@ -40,6 +44,8 @@ export class EmbeddingWorker {
   /** The previous batch's insert into the index thread: the next batch is embedded while it runs. */
   private indexing: Promise<void> = Promise.resolve();
   private stopped = true;
+  /** The watch for the bridge's return after a failed batch (one at a time). */
+  private bridgeWatch: AbortController | null = null;
   private readonly state: EmbeddingWorkerState = {
     running: false, lastError: null, lastSuccessAt: null, consecutiveFailures: 0, embeddedSinceStart: 0, indexing: 0,
   };
@@ -66,6 +72,7 @@ export class EmbeddingWorker {
     this.state.running = false;
     if (this.timer) clearTimeout(this.timer);
     if (this.saveTimer) clearInterval(this.saveTimer);
+    this.bridgeWatch?.abort();
     await this.cycle;
     await this.indexing;
     await this.holder.save();
@@ -119,11 +126,36 @@ export class EmbeddingWorker {
       delay = Math.min(this.options.maxBackoffMs, this.options.pollIntervalMs * 2 ** this.state.consecutiveFailures);
       delay = Math.round(delay * (0.75 + Math.random() * 0.5));
       this.log.warn({ err: error, retryInMs: delay }, 'embedding batch failed; will retry');
+      if (error instanceof UpstreamError && error.retryable) this.watchForBridgeReturn(error.status === undefined);
     } finally {
       this.cycle = null;
     }
     if (this.holder.current().mismatch) delay = Math.max(delay, this.options.maxBackoffMs);
     this.schedule(delay);
+  }
+
+  /**
+   * A bridge that was away and answers again resumes the queue now, not at the
+   * end of a backoff that may have grown to max_backoff_ms while it was down.
+   */
+  private watchForBridgeReturn(seenDown: boolean): void {
+    if (this.bridgeWatch || this.stopped) return;
+    const watch = new AbortController();
+    this.bridgeWatch = watch;
+    void bridgeReturned(this.provider, {
+      minDelayMs: Math.min(this.options.pollIntervalMs, this.options.bridgeProbeMaxMs),
+      maxDelayMs: this.options.bridgeProbeMaxMs,
+      probeTimeoutMs: BRIDGE_PROBE_TIMEOUT_MS,
+      seenDown,
+      signal: watch.signal,
+    }).then((back) => {
+      if (!back || this.stopped) return;
+      this.log.info({ lastError: this.state.lastError }, 'LLM bridge answers again; embedding resumes');
+      this.state.consecutiveFailures = 0;
+      if (!this.cycle) this.schedule(0);
+    }).finally(() => {
+      if (this.bridgeWatch === watch) this.bridgeWatch = null;
+    });
   }
 
   private async embedBatch(batch: PendingMessage[]): Promise<void> {
@@ -168,5 +200,7 @@ export class EmbeddingWorker {
     for (const message of batch) await this.embedBatch([message]);
   }
 }
+
+const BRIDGE_PROBE_TIMEOUT_MS = 2000;
 
 const textOf = (message: PendingMessage) => message.content;

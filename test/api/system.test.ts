@@ -1,6 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConversation, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConversation, ManualClock, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { removeDir, runController } from '../helpers/controller-harness.js';
+import { unusedPort } from '../helpers/fake-bridge.js';
 
 /** The value of an unlabelled Prometheus sample. */
 function sample(text: string, name: string): number | undefined {
@@ -85,7 +89,7 @@ describe('system endpoints', () => {
     const document = response.json;
     assert.match(document.openapi, /^3\./);
     for (const path of ['/api/v1/conversations', '/api/v1/conversations/{id}', '/api/v1/conversations/{id}/pin',
-      '/api/v1/conversations/count', '/health']) {
+      '/api/v1/conversations/count', '/health', '/health/detailed']) {
       assert.ok(document.paths[path], `${path} is documented`);
     }
     assert.ok(document.paths['/api/v1/conversations'].post.requestBody);
@@ -96,5 +100,101 @@ describe('system endpoints', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /text\/html/);
     assert.match(response.text, /<html/i);
+  });
+});
+
+describe('/health is cached, /health/detailed needs the key', () => {
+  const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+  let server: TestServer;
+  before(async () => { server = await startTestServer({ clock }); });
+  after(() => server.stop());
+
+  it('calls within server.health_cache_ms get the same report; a later one is computed afresh', async () => {
+    const first = await server.raw('GET', '/health');
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.json.checks.vector_store.pending, 0);
+    // The worker is off: these two messages stay pending, which a fresh report shows.
+    await createConversation(server);
+    clock.advance(999);
+    const second = await server.raw('GET', '/health');
+    assert.deepEqual(second.json, first.json, 'the cached report, timestamp and all');
+    clock.advance(1);
+    const third = await server.raw('GET', '/health');
+    assert.equal(third.json.checks.vector_store.pending, 2);
+    assert.equal(third.json.timestamp, '2026-01-01T00:00:01.000Z');
+  });
+
+  it('GET /health/detailed without the key: 401 with the error envelope', async () => {
+    const response = await server.raw('GET', '/health/detailed');
+    assert.equal(response.status, 401);
+    assert.equal(response.json.code, 'UNAUTHORIZED');
+  });
+
+  it('GET /health/detailed reports database, bridge, queue with its oldest age, index, disk and proxy, uncached', async () => {
+    const before = (await server.api('GET', '/health/detailed')).json;
+    await createConversation(server, { messages: [{ role: 'user', content: 'one more' }] });
+    clock.advance(90_000);
+    const response = await server.api('GET', '/health/detailed');
+    assert.equal(response.status, 200, response.text);
+    const body = response.json;
+    assert.equal(body.status, 'healthy');
+    assert.equal(body.checks.database.status, 'ok');
+    assert.deepEqual(body.database, { status: 'ok', driver: 'sqlite' });
+    assert.equal(body.bridge.reachable, true);
+    assert.equal(body.bridge.status, 'ok');
+    assert.equal(body.bridge.model, 'test-fake');
+    assert.equal(body.queue.pending, before.queue.pending + 1, 'computed on every call');
+    assert.equal(body.queue.failed, 0);
+    // The first pending message was stored at 00:00:00 by the first test's clock, 91 s before now.
+    assert.equal(body.queue.oldest_pending_age_seconds, 91);
+    assert.equal(body.queue.worker.running, false);
+    assert.equal(body.index.missing_vectors, 0);
+    assert.equal(typeof body.index.partial, 'boolean');
+    assert.equal(body.disk.path, server.dataDir);
+    assert.ok(Number.isInteger(body.disk.free_bytes) && body.disk.free_bytes > 0);
+    assert.ok(body.disk.total_bytes >= body.disk.free_bytes);
+    assert.deepEqual(body.proxy, { enabled: false, spool_pending: null, spool_failed: null });
+  });
+});
+
+describe('/health/detailed with the bridge away and the proxy on', () => {
+  it('says the bridge is unreachable and counts the spooled exchanges', async () => {
+    const running = await runController({
+      bridgeUrl: `http://127.0.0.1:${await unusedPort()}`,
+      overrides: { proxy: { enabled: true }, embedding_worker: { enabled: false } },
+    });
+    try {
+      mkdirSync(join(running.dataDir, 'proxy-spool', 'failed'), { recursive: true });
+      writeFileSync(join(running.dataDir, 'proxy-spool', 'a.json'), '{}');
+      writeFileSync(join(running.dataDir, 'proxy-spool', 'b.json'), '{}');
+      writeFileSync(join(running.dataDir, 'proxy-spool', '.c.json.tmp'), '{}');
+      writeFileSync(join(running.dataDir, 'proxy-spool', 'failed', 'd.json'), '{}');
+      const response = await running.api('GET', '/health/detailed');
+      assert.equal(response.status, 503);
+      assert.equal(response.body.status, 'unhealthy');
+      assert.equal(response.body.bridge.reachable, false);
+      assert.equal(response.body.bridge.status, 'error');
+      assert.match(response.body.bridge.error, /unreachable/);
+      assert.deepEqual(response.body.proxy, { enabled: true, spool_pending: 2, spool_failed: 1 });
+    } finally {
+      await running.stop();
+      removeDir(running.dataDir);
+    }
+  });
+});
+
+describe('metrics.require_key', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer({ overrides: { metrics: { require_key: true } } }); });
+  after(() => server.stop());
+
+  it('puts /metrics behind the API key; /health stays public', async () => {
+    const anonymous = await server.raw('GET', '/metrics');
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.json.code, 'UNAUTHORIZED');
+    const keyed = await server.api('GET', '/metrics');
+    assert.equal(keyed.status, 200);
+    assert.match(keyed.text, /memsvc_conversations_total/);
+    assert.equal((await server.raw('GET', '/health')).status, 200);
   });
 });

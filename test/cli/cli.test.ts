@@ -195,6 +195,15 @@ describe('memsvc command line against a running service', () => {
     }
     assert.ok(existsSync(server.dataDir));
   });
+
+  test('doctor: an unreadable certificate fails naming the setting; clear text beyond loopback is a warning', async () => {
+    const badTls = await runCli(['doctor'], { ...env, MEMSVC_SERVER_TLS_CERT_FILE: '/nonexistent/cert.pem',
+      MEMSVC_SERVER_TLS_KEY_FILE: '/nonexistent/key.pem' });
+    assert.equal(badTls.code, 1);
+    assert.match(badTls.stdout, /FAIL +tls: server\.tls\.cert_file: cannot read \/nonexistent\/cert\.pem: ENOENT/);
+    const exposed = await runCli(['doctor'], { ...env, MEMSVC_SERVER_HOST: '0.0.0.0' });
+    assert.match(exposed.stdout, /warn +network: API on 0\.0\.0\.0 without TLS/);
+  });
 });
 
 describe('memsvc import of a file far larger than one request may be', () => {

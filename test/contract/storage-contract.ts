@@ -4,7 +4,7 @@ import type { MessageInput } from '../../src/domain/conversation.js';
 import { parseFullTextQuery, naturalLanguageQuery } from '../../src/domain/full-text-query.js';
 import { newId } from '../../src/domain/ids.js';
 import type { SearchFilter } from '../../src/domain/search.js';
-import { VectorIndexHolder } from '../../src/features/search/vector-index.holder.js';
+import { VectorIndexHolder } from '../../src/vector-index/vector-index.holder.js';
 import type { Storage } from '../../src/ports/storage.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { ImportedConversation } from '../../src/ports/conversation-archive.js';
@@ -177,9 +177,22 @@ export function storageContract(driver: ContractDriver): void {
       await storage.embeddings.recordFailure([batch[1]!.key], 'bridge said no', 2);
       assert.deepEqual(await storage.embeddings.counts(), { pending: 1, done: 1, failed: 1 });
       assert.equal(await storage.embeddings.pendingCount(), 1, 'pending alone agrees with counts()');
-      await storage.embeddings.resetAll();
+      assert.equal(await storage.embeddings.resetAll(), 3, 'the reset says how many messages it marked');
       assert.deepEqual(await storage.embeddings.counts(), { pending: 3, done: 0, failed: 0 });
       assert.equal(await storage.embeddings.recordedModel(), null);
+    }));
+
+    test('the oldest pending message is the first to arrive; its timestamp is reported', () => withStorage(driver, async (storage) => {
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), null);
+      await create(storage, { messages: [says('a1', 5), says('a2', 6)] });
+      await create(storage, { messages: [says('b1', 1)] });
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), at(5), 'by arrival, not by timestamp');
+      const first = await storage.embeddings.claimPending(2, 60_000);
+      await storage.embeddings.complete('test-model', first.map((message) => ({ key: message.key, vector: normalize([1, 0, 0]) })));
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), at(1));
+      const rest = await storage.embeddings.claimPending(10, 60_000);
+      await storage.embeddings.complete('test-model', rest.map((message) => ({ key: message.key, vector: normalize([1, 0, 0]) })));
+      assert.equal(await storage.embeddings.oldestPendingTimestamp(), null);
     }));
 
     test('completing a deleted message stores nothing', () => withStorage(driver, async (storage) => {

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { eventually } from '../helpers/controller-harness.js';
@@ -58,6 +59,31 @@ describe('admission control', () => {
       assert.equal(waited.json.code, 'OVERLOADED');
     } finally {
       held.destroy();
+    }
+  });
+
+  it('a keep-alive socket carrying many requests does not collect a listener per request', async () => {
+    const sockets: Socket[] = [];
+    const onConnection = (socket: Socket) => sockets.push(socket);
+    server.controller.app.server.on('connection', onConnection);
+    try {
+      // One kept-alive connection for all of them.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const get = () => new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${server.baseUrl}/api/v1/conversations/count`,
+          { agent, headers: { authorization: `Bearer ${server.apiKey}` } }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          });
+        req.on('error', reject);
+        req.end();
+      });
+      for (let i = 0; i < 30; i++) assert.equal(await get(), 200);
+      agent.destroy();
+      assert.equal(sockets.length, 1, 'the requests shared one socket');
+      for (const socket of sockets) assert.ok(socket.listenerCount('close') < 10, `close listeners: ${socket.listenerCount('close')}`);
+    } finally {
+      server.controller.app.server.off('connection', onConnection);
     }
   });
 

@@ -77,12 +77,19 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
     return rows[0]!.n;
   }
 
-  async resetAll(): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
+  async oldestPendingTimestamp(): Promise<string | null> {
+    const { rows } = await this.pool.query<{ timestamp: string }>(`SELECT timestamp FROM messages
+      WHERE embedding_status = 'pending' ORDER BY seq LIMIT 1`);
+    return rows[0]?.timestamp ?? null;
+  }
+
+  async resetAll(): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM message_vectors');
-      await client.query(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
+      const reset = await client.query(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
         embedding_attempts = 0, embedding_error = NULL, claimed_until = NULL`);
       await client.query('DELETE FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
+      return reset.rowCount ?? 0;
     });
   }
 

@@ -77,12 +77,19 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     return this.db.prepare(`SELECT count(*) FROM messages WHERE embedding_status = 'pending'`).pluck().get() as number;
   }
 
-  async resetAll(): Promise<void> {
-    this.db.transaction(() => {
+  async oldestPendingTimestamp(): Promise<string | null> {
+    const timestamp = this.db.prepare(`SELECT timestamp FROM messages WHERE embedding_status = 'pending'
+      ORDER BY seq LIMIT 1`).pluck().get() as string | undefined;
+    return timestamp ?? null;
+  }
+
+  async resetAll(): Promise<number> {
+    return this.db.transaction(() => {
       this.db.exec('DELETE FROM message_vectors');
-      this.db.exec(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
-        embedding_attempts = 0, embedding_error = NULL`);
+      const reset = this.db.prepare(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
+        embedding_attempts = 0, embedding_error = NULL`).run();
       this.db.prepare('DELETE FROM service_state WHERE key = ?').run(MODEL_STATE_KEY);
+      return reset.changes;
     })();
   }
 

@@ -10,6 +10,8 @@ import { DATABASE_FILE } from '../../controller.js';
 import { serviceUrlOf } from '../cli-context.js';
 import { formatBytes } from '../progress.js';
 import { openStoreReadOnly } from '../sqlite-store-file.js';
+import { proxyTls, proxyUsesTls, serverTls } from '../../config/tls-files.js';
+import { isLoopback } from '../../http/exposed-listeners.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
 export interface Finding { check: string; verdict: Verdict; detail: string; fix?: string }
@@ -117,6 +119,27 @@ async function checkDisk(config: Config): Promise<Finding> {
   return ok('disk space', `${formatBytes(free)} free, store ${formatBytes(used)}`);
 }
 
+/** The certificate files read and paired as the start would; listeners others can reach in clear text. */
+function checkNetwork(config: Config): Finding[] {
+  const findings: Finding[] = [];
+  try {
+    const tls = [serverTls(config) && 'API', config.proxy.enabled && proxyTls(config) && 'proxy'].filter(Boolean);
+    if (tls.length > 0) findings.push(ok('tls', `HTTPS on the ${tls.join(' and ')}`));
+  } catch (error) {
+    return [fail('tls', (error as Error).message, 'fix the file path or its permissions, or pair the certificate with its own key')];
+  }
+  const listeners = [
+    { name: 'API', host: config.server.host, tls: config.server.tls.cert_file !== '' },
+    ...(config.proxy.enabled ? [{ name: 'proxy', host: config.proxy.host, tls: proxyUsesTls(config) }] : []),
+    ...(config.bridge.start ? [{ name: 'bridge', host: config.bridge.host, tls: false }] : []),
+  ].filter((listener) => !listener.tls && !isLoopback(listener.host));
+  if (listeners.length > 0) {
+    findings.push(warn('network', `${listeners.map((l) => `${l.name} on ${l.host}`).join(', ')} without TLS: reachable by others in clear text`,
+      'set server.tls (and proxy.tls), put a TLS reverse proxy in front, or bind to 127.0.0.1'));
+  }
+  return findings;
+}
+
 /** Looks at everything memsvc needs and says what to fix. */
 export async function diagnose(env: NodeJS.ProcessEnv = process.env): Promise<Finding[]> {
   const configFile = resolveConfigFile(env);
@@ -142,6 +165,7 @@ export async function diagnose(env: NodeJS.ProcessEnv = process.env): Promise<Fi
       findings.push(fail('port', `bridge port ${config.bridge.host}:${config.bridge.port} is taken`, 'set bridge.port (MEMSVC_BRIDGE_PORT)'));
     }
   }
+  findings.push(...checkNetwork(config));
   findings.push(...checkDataDir(config));
   const bridge = report?.checks?.llm_bridge;
   findings.push(bridge && bridge.status !== 'ok'

@@ -1,7 +1,7 @@
 import type { Logger } from '../../ports/logger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
-import type { VectorIndexHolder } from '../search/vector-index.holder.js';
+import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
 
 export interface RebuildProgress {
   started_at: string;
@@ -25,9 +25,9 @@ export class EmbeddingsService {
 
   /** Marks every message pending and empties the index; the worker re-embeds in the background. */
   async startRebuild(): Promise<void> {
-    await this.deps.queue.resetAll();
+    // The count comes from the reset itself: a worker may embed some before a later count could run.
+    const pending = await this.deps.queue.resetAll();
     await this.deps.holder.reset();
-    const pending = await this.deps.queue.pendingCount();
     this.rebuild = { started_at: this.deps.clock.now().toISOString(), total: pending };
     this.deps.log.info({ messages: pending }, 'embedding rebuild started');
     this.deps.wakeWorker();

@@ -20,7 +20,7 @@ export interface HealthReport {
   uptime_seconds: number;
 }
 
-const CHECK_TIMEOUT_MS = 2000;
+export const CHECK_TIMEOUT_MS = 2000;
 
 export async function runHealthChecks(checks: readonly HealthCheck[], startedAt: number, now = new Date()): Promise<HealthReport> {
   const results = await Promise.all(checks.map(async (check): Promise<[string, HealthCheckResult]> => {
@@ -44,7 +44,7 @@ export async function runHealthChecks(checks: readonly HealthCheck[], startedAt:
 
 const elapsed = (started: number) => Math.round((performance.now() - started) * 100) / 100;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);

@@ -3,20 +3,31 @@ import { Gauge } from 'prom-client';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { HttpMetrics } from '../../http/http-metrics.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
-import { HealthResponse, StatsResponse } from './system.schemas.js';
+import type { Clock } from '../../ports/clock.js';
+import { DetailedHealthResponse, HealthResponse, StatsResponse } from './system.schemas.js';
 import { runHealthChecks, type HealthCheck } from './health.js';
+import { CachedValue } from './health-cache.js';
+import type { DetailedHealthReport } from './detailed-health.js';
 
 export interface SystemRouteOptions {
   store: ConversationStore;
   checks: readonly HealthCheck[];
   metrics: HttpMetrics;
   startedAt: number;
+  clock: Clock;
+  /** How long one computed /health report is served again (server.health_cache_ms). */
+  healthCacheMs: number;
+  /** GET /health/detailed (behind the key). */
+  detailedHealth: () => Promise<DetailedHealthReport>;
+  /** metrics.require_key: /metrics needs the API key. */
+  metricsRequireKey: boolean;
   /** Extra statistics other features contribute (e.g. the embedding queue). */
   extraStats?: () => Promise<Record<string, unknown>>;
 }
 
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async (app, options) => {
   const { store, checks, metrics, startedAt } = options;
+  const health = new CachedValue(() => runHealthChecks(checks, startedAt, options.clock.now()), options.healthCacheMs, options.clock);
 
   // Gauges read the store when scraped, so they are never stale and cost nothing between scrapes.
   new Gauge({
@@ -30,15 +41,35 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
 
   app.get('/health', {
     config: { public: true },
-    schema: { tags: ['system'], summary: 'Health of each component (no auth)', response: { 200: HealthResponse, 503: HealthResponse } },
+    schema: {
+      tags: ['system'],
+      summary: 'Health of each component (no auth)',
+      description: 'Computed at most once per server.health_cache_ms (1 s): calls within that window get the same report.',
+      response: { 200: HealthResponse, 503: HealthResponse },
+    },
   }, async (_request, reply) => {
-    const report = await runHealthChecks(checks, startedAt);
+    const report = await health.get();
+    return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
+  });
+
+  app.get('/health/detailed', {
+    schema: {
+      tags: ['system'],
+      summary: 'Database, bridge, embedding queue, index catch-up, free disk and proxy spool (API key)',
+      response: { 200: DetailedHealthResponse, 401: ErrorResponse, 503: DetailedHealthResponse },
+    },
+  }, async (_request, reply) => {
+    const report = await options.detailedHealth();
     return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
   });
 
   app.get('/metrics', {
-    config: { public: true },
-    schema: { tags: ['system'], summary: 'Prometheus metrics (no auth)', produces: ['text/plain'] },
+    config: { public: !options.metricsRequireKey },
+    schema: {
+      tags: ['system'],
+      summary: options.metricsRequireKey ? 'Prometheus metrics (API key: metrics.require_key)' : 'Prometheus metrics (no auth)',
+      produces: ['text/plain'],
+    },
   }, async (_request, reply) => {
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(text);
