@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConversation, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { createConversation } from '../helpers/fixtures.js';
 
 /** The value of an unlabelled Prometheus sample. */
 function sample(text: string, name: string): number | undefined {
@@ -9,9 +10,9 @@ function sample(text: string, name: string): number | undefined {
 }
 
 describe('system endpoints', () => {
-  let server: TestServer;
+  let server: RunningService;
   before(async () => {
-    server = await startTestServer();
+    server = await startService();
     await createConversation(server, { messages: [{ role: 'user', content: 'one' }] });
     await createConversation(server, { messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] });
     const doomed = await createConversation(server, { messages: [{ role: 'user', content: 'gone' }] });
@@ -22,7 +23,7 @@ describe('system endpoints', () => {
   it('GET /health reports a healthy database', async () => {
     const response = await server.raw('GET', '/health');
     assert.equal(response.status, 200, response.text);
-    const body = response.json;
+    const body = response.body;
     assert.equal(body.status, 'healthy');
     assert.match(body.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
     assert.ok(Math.abs(Date.parse(body.timestamp) - Date.now()) < 60_000);
@@ -60,7 +61,7 @@ describe('system endpoints', () => {
   it('GET /stats reports every field with correct totals', async () => {
     const response = await server.api('GET', '/stats');
     assert.equal(response.status, 200, response.text);
-    const body = response.json;
+    const body = response.body;
     assert.equal(body.total_conversations, 2);
     assert.equal(body.total_messages, 3);
     assert.equal(typeof body.storage_size_mb, 'number');
@@ -72,17 +73,17 @@ describe('system endpoints', () => {
   });
 
   it('requests_total counts requests as they are answered', async () => {
-    const first = (await server.api('GET', '/stats')).json.requests_total;
+    const first = (await server.api('GET', '/stats')).body.requests_total;
     await server.api('GET', '/api/v1/folders');
     await server.api('GET', '/api/v1/nowhere');
-    const second = (await server.api('GET', '/stats')).json.requests_total;
+    const second = (await server.api('GET', '/stats')).body.requests_total;
     assert.equal(second - first, 3);
   });
 
-  it('GET /openapi.json is an OpenAPI 3 document of the API', async () => {
+  it('GET /openapi.body is an OpenAPI 3 document of the API', async () => {
     const response = await server.raw('GET', '/openapi.json');
     assert.equal(response.status, 200);
-    const document = response.json;
+    const document = response.body;
     assert.match(document.openapi, /^3\./);
     for (const path of ['/api/v1/conversations', '/api/v1/conversations/{id}', '/api/v1/conversations/{id}/pin',
       '/api/v1/conversations/count', '/health']) {

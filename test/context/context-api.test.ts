@@ -8,8 +8,9 @@ import { loadConfig } from '../../src/config/config.loader.js';
 import { buildController, type Controller } from '../../src/controller.js';
 import { SPEC_WEIGHTS } from '../../src/features/context/context-ranking.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, TEST_API_KEY } from '../helpers/controller-harness.js';
-import { ManualClock } from '../helpers/test-server.js';
+import { removeDir, TEST_API_KEY } from '../helpers/service-harness.js';
+import { ManualClock } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = '2026-06-15T12:00:00.000Z';
@@ -84,7 +85,7 @@ describe('context assembly API', () => {
       ids[key] = created.body.id;
     }
     assert.equal((await api('PUT', `/api/v1/conversations/${ids.archived}/archive`)).status, 200);
-    await eventually(() => api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true);
+    await waitFor(() => api('GET', '/api/v1/embeddings/status'), { what: '/api/v1/embeddings/status: r.body.searchable === true', until: (r) => r.body.searchable === true });
   });
 
   after(async () => {
