@@ -53,7 +53,7 @@ export const scenario: Scenario = {
           conversations += 1;
           messages += generated.messages.length;
         }
-        await stack.waitForEmbeddings(30 * 60_000);
+        await stack.waitForEmbeddings();
         const wallMs = performance.now() - started;
         seeding.push({
           method: 'ConversationService.create in process, then the embedding worker through the bridge over HTTP',

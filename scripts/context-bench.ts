@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       if (random() < 0.05) await stack.api('PUT', `/api/v1/conversations/${(response.body as { id: string }).id}/archive`);
     }
     const loaded = performance.now();
-    await stack.waitForEmbeddings(30 * 60_000);
+    await stack.waitForEmbeddings();
     const embedded = performance.now();
     console.log(`${conversations * perConversation} messages in ${conversations} conversations: ` +
       `loaded in ${((loaded - started) / 1000).toFixed(1)} s, embedded ${((embedded - loaded) / 1000).toFixed(1)} s later`);

@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     const loadStarted = performance.now();
     let turns = 0;
     for (const sample of samples) turns += await loadSample(stack, sample);
-    await stack.waitForEmbeddings(30 * 60_000);
+    await stack.waitForEmbeddings();
     console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
     const questions = questionsOf(samples);
     if (args.tune) await tune(stack, clock, samples, questions);

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     const loadStarted = performance.now();
     let turns = 0;
     for (const sample of samples) turns += await loadSample(stack, sample);
-    await stack.waitForEmbeddings(30 * 60_000);
+    await stack.waitForEmbeddings();
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${loadSeconds.toFixed(1)} s`);
 

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitFor } from '../helpers/wait-for.js';
 import { type RunningService, startService } from '../helpers/service-harness.js';
+import { countConversations } from '../helpers/fixtures.js';
 
 const UNAUTHORIZED = { error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
 
@@ -46,7 +47,10 @@ describe('authentication', () => {
       headers: { 'content-type': 'application/json', authorization: 'Bearer nope' },
     });
     assert.equal(response.status, 401);
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).body.count, 0);
+    assert.equal(await countConversations(server), 0);
+    // Control: the same write with the key is stored, and the same probe sees it.
+    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'sneaky', messages: [] })).status, 201);
+    assert.equal(await countConversations(server), 1);
   });
 
   it('guards every business endpoint and /stats', async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ApiResponse, type RunningService, startService } from '../helpers/service-harness.js';
-import { conversationBody, createConversation, UNKNOWN_ID } from '../helpers/fixtures.js';
+import { conversationBody, countConversations, createConversation, UNKNOWN_ID } from '../helpers/fixtures.js';
 import { ManualClock } from '../helpers/fakes.js';
 
 /** Every error is JSON with a message and a stable code. */
@@ -91,8 +91,10 @@ describe('400 on bad create bodies', () => {
   });
 
   it('nothing was created by any of the rejected requests', async () => {
-    const count = await server.api('GET', '/api/v1/conversations/count');
-    assert.equal(count.body.count, 0);
+    assert.equal(await countConversations(server), 0);
+    // Control: a valid create is seen by the same probe.
+    await createConversation(server);
+    assert.equal(await countConversations(server), 1);
   });
 });
 
@@ -252,7 +254,10 @@ describe('404 on every {id} route', () => {
   });
 
   it('nothing was created by appending to unknown ids', async () => {
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).body.count, 0);
+    assert.equal(await countConversations(server), 0);
+    // Control: a valid create is seen by the same probe.
+    await createConversation(server);
+    assert.equal(await countConversations(server), 1);
   });
 });
 
@@ -261,17 +266,17 @@ describe('413 on bodies over the limit', () => {
   before(async () => { server = await startService({ overrides: { server: { body_limit_bytes: 2048 } } }); });
   after(() => server.stop());
 
-  it('refuses a body larger than server.body_limit_bytes', async () => {
+  it('refuses a body larger than server.body_limit_bytes and accepts one under it', async () => {
     const response = await server.api('POST', '/api/v1/conversations',
       conversationBody({ messages: [{ role: 'user', content: 'x'.repeat(4096) }] }));
     assertError(response, 413, 'PAYLOAD_TOO_LARGE');
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).body.count, 0);
-  });
+    assert.equal(await countConversations(server), 0);
 
-  it('accepts a body under the limit', async () => {
-    const response = await server.api('POST', '/api/v1/conversations',
+    // Control: a body under the limit is accepted and seen by the same probe.
+    const accepted = await server.api('POST', '/api/v1/conversations',
       conversationBody({ messages: [{ role: 'user', content: 'x'.repeat(1500) }] }));
-    assert.equal(response.status, 201, response.text);
+    assert.equal(accepted.status, 201, accepted.text);
+    assert.equal(await countConversations(server), 1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type RunningService, startService } from '../helpers/service-harness.js';
-import { createConversation } from '../helpers/fixtures.js';
+import { countConversations, createConversation } from '../helpers/fixtures.js';
 
 describe('folder semantics', () => {
   let server: RunningService;
@@ -32,7 +32,10 @@ describe('folder semantics', () => {
       assert.equal(response.body.code, 'INVALID_FOLDER');
       assert.match(response.body.error, /folder/);
     }
-    assert.equal((await server.api('GET', '/api/v1/conversations/count?label=bad')).body.count, 0);
+    assert.equal(await countConversations(server, '?label=bad'), 0);
+    // Control: the same create with a valid folder is stored and counted.
+    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'bad', folder: '/work', messages: [] })).status, 201);
+    assert.equal(await countConversations(server, '?label=bad'), 1);
   });
 
   it('a folder filter matches the folder and its subfolders on segment boundaries only', async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type RunningService, startService } from '../helpers/service-harness.js';
-import { createConversation } from '../helpers/fixtures.js';
+import { countConversations, createConversation } from '../helpers/fixtures.js';
 
 const message = (content: string) => ({ role: 'user', content });
 
@@ -43,6 +43,9 @@ describe('default limits', () => {
     assert.equal(response.status, 400, response.text);
     assert.equal(response.body.code, 'TOO_MANY_MESSAGES');
     assert.equal(await count(), before);
+    // Control: a create the limit allows is seen by the same probe.
+    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'many', messages: [message('m0')] })).status, 201);
+    assert.equal(await count(), before + 1);
   });
 
   it('refuses a label over 200 characters and accepts 200', async () => {
@@ -97,6 +100,10 @@ describe('per-conversation message limit (configured to 5)', () => {
       { label: 'six', messages: Array.from({ length: 6 }, () => message('m')) });
     assert.equal(response.status, 400);
     assert.equal(response.body.code, 'TOO_MANY_MESSAGES');
-    assert.equal((await server.api('GET', '/api/v1/conversations/count?label=six')).body.count, 0);
+    assert.equal(await countConversations(server, '?label=six'), 0);
+    // Control: five messages are within the limit; that create is seen by the same probe.
+    assert.equal((await server.api('POST', '/api/v1/conversations',
+      { label: 'six', messages: Array.from({ length: 5 }, () => message('m')) })).status, 201);
+    assert.equal(await countConversations(server, '?label=six'), 1);
   });
 });

@@ -97,6 +97,7 @@ describe('memsvc command line against a running service', () => {
   });
   after(async () => {
     await server.stop();
+    removeDir(server.dataDir);
     removeDir(work);
   });
 
@@ -167,6 +168,7 @@ describe('memsvc command line against a running service', () => {
     assert.match(refused.stderr, /in use/);
 
     await server.api('POST', '/api/v1/conversations', { label: 'after the backup', messages: [] });
+    assert.equal((await server.api('GET', '/api/v1/conversations?label=after%20the%20backup')).body.total, 1, 'control: the probe below sees it');
     await server.stop({ keepData: true });
     const restored = await runCli(['restore', copy], env);
     assert.equal(restored.code, 0, restored.stderr);

@@ -22,3 +22,10 @@ export async function createConversation(service: ServiceClient, fields: Record<
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
   return response.body.id as string;
 }
+
+/** How many conversations match the query string (e.g. '?label=x'): the probe for "nothing was stored" checks. */
+export async function countConversations(service: ServiceClient, query = ''): Promise<number> {
+  const response = await service.api('GET', `/api/v1/conversations/count${query}`);
+  if (response.status !== 200) throw new Error(`count failed: ${response.status} ${response.text}`);
+  return response.body.count as number;
+}

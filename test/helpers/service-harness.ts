@@ -91,8 +91,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       server: { ...overrides.server, data_dir: dataDir },
       // Rate limiting stays on (its headers are part of the contract), with a ceiling tests never reach.
       rate_limit: { requests_per_second: 100_000, burst_size: 200_000, ...overrides.rate_limit },
-      ...(bridgeUrl
-        ? {
+      ...(options.bridge === 'builtin' ? { bridge: { ...overrides.bridge, url: bridgeUrl, start: false } }
+        // A stand-in bridge answers at once: a short timeout and a fast-polling worker keep tests quick.
+        : options.bridge ? {
           bridge: { timeout_ms: 5000, ...overrides.bridge, url: bridgeUrl, start: false },
           embedding_worker: { poll_interval_ms: 20, max_backoff_ms: 200, ...overrides.embedding_worker },
         }
@@ -107,7 +108,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(controller.app.server.address() as AddressInfo).port}`;
-  return Object.assign(serviceClient(baseUrl, apiKey), {
+  // The builtin model loads (or is first built, ~300 MB) on first use: embedding may take minutes.
+  const embeddingTimeoutMs = options.bridge === 'builtin' ? 30 * 60_000 : 30_000;
+  return Object.assign(serviceClient(baseUrl, apiKey, embeddingTimeoutMs), {
     dataDir,
     controller,
     ...(bridgeUrl ? { bridgeUrl } : {}),
@@ -164,7 +167,7 @@ export async function spawnService(options: ServiceProcessOptions): Promise<Serv
   return Object.assign(serviceClient(baseUrl, options.apiKey ?? TEST_API_KEY), { child, port, output: () => output, exited });
 }
 
-function serviceClient(baseUrl: string, apiKey: string): ServiceClient {
+function serviceClient(baseUrl: string, apiKey: string, embeddingTimeoutMs = 30_000): ServiceClient {
   const send = async (method: string, path: string, body: string | undefined, headers: Record<string, string>) => {
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
     const text = await response.text();
@@ -183,10 +186,10 @@ function serviceClient(baseUrl: string, apiKey: string): ServiceClient {
       });
     },
     raw: (method, path, init = {}) => send(method, path, init.body, init.headers ?? {}),
-    async waitForEmbeddings(timeoutMs = 30_000) {
+    async waitForEmbeddings(timeoutMs = embeddingTimeoutMs) {
       await waitFor(() => client.api('GET', '/api/v1/embeddings/status'), {
         what: 'every stored message to be embedded and searchable',
-        until: (response) => response.body?.searchable === true,
+        until: (response) => response.status === 200 && response.body.searchable === true,
         timeoutMs,
         intervalMs: timeoutMs > 60_000 ? 200 : 25,
       });

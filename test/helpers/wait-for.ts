@@ -36,6 +36,6 @@ export async function waitFor<T>(probe: () => T | Promise<T>, options: WaitForOp
 }
 
 function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value, (_key, field: unknown) => (field instanceof Headers ? undefined : field)) ?? String(value);
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }

@@ -132,6 +132,9 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
       assert.equal(typeof response.body.error.code, 'string');
     }
     assert.equal((await call('memory_stats', {})).body.data.total_conversations, before);
+    // Control: a valid memory_store is counted by the same probe.
+    assert.equal((await call('memory_store', { label: 'x', messages: [] })).body.success, true);
+    assert.equal((await call('memory_stats', {})).body.data.total_conversations, before + 1);
   });
 
   test('an unknown tool is a 404 envelope; tools need the API key', async () => {

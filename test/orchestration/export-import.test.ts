@@ -186,6 +186,11 @@ describe('export and import', () => {
     const empty = await target.api('POST', '/api/v1/import', '', { 'content-type': 'application/x-ndjson' });
     assert.equal(empty.status, 200, 'an empty export imports nothing');
     assert.equal(JSON.parse(empty.text).imported, 0);
+
+    // Control: the good record alone imports, and the same count probe sees it.
+    const alone = await target.api('POST', '/api/v1/import', good, { 'content-type': 'application/x-ndjson' });
+    assert.equal(JSON.parse(alone.text).imported, 1, alone.text);
+    assert.equal((await target.api('GET', '/api/v1/conversations/count')).body.count, before + 1);
   });
 
   test('large exports stream page by page and import back', async () => {

@@ -131,6 +131,8 @@ describe('chat proxy', () => {
     assert.equal(response.headers.get('x-memory-conversation-id'), opsId);
     const stored = await waitFor(() => messagesOf(opsId), { what: 'the exchange appended (4 messages)', until: (items) => items.length === 4 });
     assert.deepEqual(stored.slice(2).map((m) => m.content), ['And the staging cluster?', upstream.reply]);
+    // Control for the check below: the upstream's request log saw this forwarded request.
+    assert.equal(upstream.chatRequests.length, 1);
 
     const before = upstream.requests.length;
     const unknown = '6f1c2b8e-4d3a-4e5f-9a7b-0c1d2e3f4a5b';
@@ -224,6 +226,9 @@ describe('chat proxy', () => {
     assert.equal(raw.status, 400);
     assert.deepEqual(await raw.json(), { error: { message: 'messages must be a non-empty array', type: 'invalid_request_error', param: 'messages', code: 'invalid_request' } });
     assert.equal(upstream.requests.length, before, 'nothing was forwarded');
+    // Control: the same request with valid headers is forwarded, and the same probe sees it.
+    await client({ 'X-Memory-Budget': '500' }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(upstream.requests.length, before + 1);
   });
 
   test('X-Memory-Disable: true forwards the messages untouched and stores nothing', async () => {
