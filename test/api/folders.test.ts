@@ -34,7 +34,7 @@ describe('folder semantics', () => {
     }
     assert.equal(await countConversations(server, '?label=bad'), 0);
     // Control: the same create with a valid folder is stored and counted.
-    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'bad', folder: '/work', messages: [] })).status, 201);
+    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'bad', folder: '/valid', messages: [] })).status, 201);
     assert.equal(await countConversations(server, '?label=bad'), 1);
   });
 

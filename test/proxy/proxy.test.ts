@@ -132,7 +132,7 @@ describe('chat proxy', () => {
     const stored = await waitFor(() => messagesOf(opsId), { what: 'the exchange appended (4 messages)', until: (items) => items.length === 4 });
     assert.deepEqual(stored.slice(2).map((m) => m.content), ['And the staging cluster?', upstream.reply]);
     // Control for the check below: the upstream's request log saw this forwarded request.
-    assert.equal(upstream.chatRequests.length, 1);
+    assert.ok(upstream.chatRequests.some((request) => request.body.messages.at(-1).content === 'And the staging cluster?'));
 
     const before = upstream.requests.length;
     const unknown = '6f1c2b8e-4d3a-4e5f-9a7b-0c1d2e3f4a5b';
