@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * Small real HTTP servers speaking Ollama's and OpenAI's wire protocols, for
  * provider and bridge tests. Each route answers with its protocol's normal
  * response unless a scripted behaviour is queued for it (consumed in order):
- * an error status, a delay, no answer at all, a dropped connection.
+ * an error status, no answer at all, a dropped connection.
  */
 export interface RecordedRequest {
   method: string;
@@ -17,7 +17,6 @@ export interface RecordedRequest {
 
 export type Behaviour =
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { delayMs: number }
   /** Never answers: the request stays open until the client gives up. */
   | { hang: true }
   | { dropConnection: true };
@@ -86,10 +85,7 @@ export class FakeUpstream {
       req.socket.destroy();
       return;
     }
-    if (behaviour && 'delayMs' in behaviour) {
-      await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
-      if (res.destroyed || req.socket.destroyed) return;
-    } else if (behaviour) {
+    if (behaviour) {
       sendJson(res, behaviour.status, behaviour.body ?? { error: `scripted ${behaviour.status}` }, behaviour.headers);
       return;
     }
