@@ -75,7 +75,7 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
 
   test('memory_search finds stored messages with the spec data fields', async () => {
     await call('memory_store', { label: 'recipes', messages: [{ role: 'user', content: 'sourdough starter needs feeding daily' }] });
-    await waitFor(() => running.api('GET', '/api/v1/embeddings/status'), { what: '/api/v1/embeddings/status: r.body.searchable === true', until: (r) => r.body.searchable === true });
+    await running.waitForEmbeddings();
     const found = await call('memory_search', { query: 'sourdough starter', limit: 3 });
     assert.equal(found.body.success, true);
     assert.equal(found.body.data.query, 'sourdough starter');

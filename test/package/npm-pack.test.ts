@@ -79,7 +79,7 @@ describe('npm pack, installed into an empty directory', () => {
     service.stdout!.on('data', (chunk) => { output += chunk; });
     service.stderr!.on('data', (chunk) => { output += chunk; });
     const url = `http://127.0.0.1:${env.MEMSVC_PORT}`;
-    await waitFor(async () => (await fetch(`${url}/health`).catch(() => null))?.status ?? 0, { what: 'status === 200', until: (status) => status === 200, timeoutMs: 120_000 });
+    await waitFor(async () => (await fetch(`${url}/health`).catch(() => null))?.status ?? 0, { what: 'the packed memsvc to answer /health with 200', until: (status) => status === 200, timeoutMs: 120_000 });
 
     const dataDir = join(work, 'xdg-data', 'memsvc');
     const key = readFileSync(join(dataDir, 'api_key'), 'utf8').trim();
@@ -93,7 +93,7 @@ describe('npm pack, installed into an empty directory', () => {
     process.kill(-service.pid!, 'SIGTERM');
     await exited;
     // memsvc itself released the port: it stopped, not just npx.
-    await waitFor(async () => (await fetch(`${url}/health`).then(() => 'up', () => 'down')), { what: 'state === \'down\'', until: (state) => state === 'down', timeoutMs: 30_000 });
+    await waitFor(async () => (await fetch(`${url}/health`).then(() => 'up', () => 'down')), { what: 'memsvc to release its port', until: (state) => state === 'down', timeoutMs: 30_000 });
     assert.ok(statSync(join(dataDir, 'memsvc.db')).size > 0);
   });
 

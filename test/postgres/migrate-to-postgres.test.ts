@@ -32,7 +32,7 @@ describe('moving a SQLite store to PostgreSQL', () => {
       });
       ids.push(created.body.id);
     }
-    await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: '/api/v1/embeddings/status: r.body.pending === 0 && r.body.done === 14', until: (r) => r.body.pending === 0 && r.body.done === 14 });
+    await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: 'all 14 source messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 14 });
     assert.equal((await source.api('POST', '/api/v1/summarize', { conversation_id: ids[0], level: 'daily' })).status, 200);
     await source.stop();
   });

@@ -17,7 +17,7 @@ async function holdSlot(server: RunningService, path: string): Promise<Socket> {
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.apiKey}\r\n` +
     'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":');
-  await waitFor(async () => occupied(server), { what: 'count > before', until: (count) => count > before, timeoutMs: 5000 });
+  await waitFor(async () => occupied(server), { what: 'the half-sent request to occupy a slot', until: (count) => count > before, timeoutMs: 5000 });
   return socket;
 }
 
@@ -50,7 +50,7 @@ describe('admission control', () => {
   });
 
   it('a queued request that waits past the deadline gets a 503, it does not stall', async () => {
-    await waitFor(async () => occupied(server), { what: 'count === 0', until: (count) => count === 0, timeoutMs: 5000 });
+    await waitFor(async () => occupied(server), { what: 'every slot to be free', until: (count) => count === 0, timeoutMs: 5000 });
     const held = await holdSlot(server, '/api/v1/conversations');
     try {
       const waited = await server.api('POST', '/api/v1/conversations', { label: 'x', messages: [] });
@@ -62,7 +62,7 @@ describe('admission control', () => {
   });
 
   it('/health is never shed', async () => {
-    await waitFor(async () => occupied(server), { what: 'count === 0', until: (count) => count === 0, timeoutMs: 5000 });
+    await waitFor(async () => occupied(server), { what: 'every slot to be free', until: (count) => count === 0, timeoutMs: 5000 });
     const held = [await holdSlot(server, '/api/v1/conversations')];
     try {
       const health = await server.raw('GET', '/health');

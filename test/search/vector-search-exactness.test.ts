@@ -65,7 +65,7 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
             label: 'exactness', folder: message.folder, messages: [{ role: 'user', content: message.text }],
           })));
         }
-        await waitFor(() => running.api('GET', '/api/v1/embeddings/status'), { what: '/api/v1/embeddings/status: r.body.searchable === true && r.body.done === MESSAGES', until: (r) => r.body.searchable === true && r.body.done === MESSAGES, timeoutMs: 30_000 });
+        await waitFor(() => running.api('GET', '/api/v1/embeddings/status'), { what: `all ${MESSAGES} messages embedded and searchable`, until: (r) => r.body.searchable === true && r.body.done === MESSAGES, timeoutMs: 30_000 });
 
         for (const folder of [null, '/sel/a', '/sel/a/b', '/sel/a/b/c']) {
           const inFolder = (f: string) => folder === null || f === folder || f.startsWith(`${folder}/`);

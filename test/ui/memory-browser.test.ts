@@ -96,7 +96,7 @@ describe('memory browser in a real browser', { skip }, () => {
         { role: 'user', content: `Standup ${index + 1}: shipped the ticket, reviewing pull requests.`, timestamp: daysAgo(index % 20, 9) },
       ] });
     }
-    await waitFor(() => server.api('GET', '/api/v1/embeddings/status'), { what: '/api/v1/embeddings/status: r.body.searchable && r.body.done > 0', until: (r) => r.body.searchable && r.body.done > 0 });
+    await waitFor(() => server.api('GET', '/api/v1/embeddings/status'), { what: 'the seeded messages embedded and searchable', until: (r) => r.body.searchable && r.body.done > 0 });
 
     userDataDir = mkdtempSync(join(tmpdir(), 'memsvc-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
