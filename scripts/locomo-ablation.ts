@@ -23,9 +23,9 @@ import { createVectorComposer, DEFAULT_RECIPE, type VectorComposer } from '../sr
 import { bm25Expression, ftsTableDdl, queryTerms, toContextColumn } from '../src/features/search/fts-query.js';
 import { fuseRankings, KEYWORD_WEIGHT } from '../src/features/search/hybrid-fusion.js';
 import { NEIGHBOUR_WEIGHT, propagateNeighbourScores } from '../src/features/search/neighbour-propagation.js';
-import { passSessionEvidence, SESSION_WEIGHT } from '../src/features/search/ranking/session-evidence.js';
+import { passSessionEvidence, SESSION_WEIGHT } from '../src/ranking/session-evidence.js';
 import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../src/features/search/ranking/pseudo-relevance.js';
-import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/features/search/ranking/author-match.js';
+import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/ranking/author-match.js';
 import { evidenceIds, sessionKeys, type Sample, type Turn } from './lib/locomo.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 

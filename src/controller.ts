@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { Config } from './config/config.schema.js';
 import { HttpBridgeClient } from './adapters/bridge-client/http-bridge.client.js';
 import { openStorage } from './storage.js';
@@ -22,7 +22,7 @@ import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
 import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
 import { contextRoutes } from './features/context/context.routes.js';
-import { VectorIndexHolder } from './features/search/vector-index.holder.js';
+import { VectorIndexHolder } from './vector-index/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
 import { ToolInvoker } from './mcp/tool-invoker.js';
 import { toolRoutes } from './mcp/tools.routes.js';
@@ -35,6 +35,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { Storage } from './ports/storage.js';
 import type { EmbeddingProvider } from './ports/embedding-provider.js';
+import type { Logger } from './ports/logger.js';
 
 export interface ControllerOptions {
   config: Config;
@@ -71,54 +72,31 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? await openStorage(config);
   const { conversations: store, embeddings: queue, search: reader } = storage;
-  const provider = options.embeddingProvider
-    ?? new HttpBridgeClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
+  const bridge = { url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey };
+  const provider = options.embeddingProvider ?? new HttpBridgeClient(bridge);
+  const language = new HttpBridgeLanguageClient(bridge);
 
   const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
   const log = app.log;
 
+  // The vector index and the worker that fills it.
   const holder = new VectorIndexHolder(queue, storage.openLocalIndex, log);
   await holder.start();
-  const vectors = storage.vectorSearch(() => holder.current().index);
-  const embeddedTotal = new Counter({
-    name: 'memsvc_embedding_jobs_completed_total',
-    help: 'Messages whose embedding this replica computed and stored',
-    registers: [metrics.registry],
-  });
-  const worker = new EmbeddingWorker(queue, provider, holder, {
-    batchSize: config.embedding_worker.batch_size,
-    pollIntervalMs: config.embedding_worker.poll_interval_ms,
-    maxBackoffMs: config.embedding_worker.max_backoff_ms,
-    maxAttempts: MAX_EMBEDDING_ATTEMPTS,
-    saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
-    claimLeaseMs: config.embedding_worker.claim_lease_ms,
-    onEmbedded: (count) => embeddedTotal.inc(count),
-  }, log);
-
-  // Deleted messages also drop out of search results by themselves (hits are read from the store).
+  const worker = buildEmbeddingWorker(config, storage, provider, holder, metrics.registry, log);
   const removeFromIndex = (keys: readonly number[]) => {
+    // Deleted messages also drop out of search results by themselves (hits are read from the store).
     holder.current().index?.remove(keys).catch((error: unknown) => log.warn({ err: error }, 'removing vectors from the index failed'));
   };
-
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
+
+  // The features.
   const conversations = new ConversationService({
-    store,
-    clock,
-    sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
-    limits: {
-      maxMessageChars: config.limits.max_message_chars,
-      maxMessagesPerConversation: config.limits.max_messages_per_conversation,
-      maxPageSize: config.limits.max_page_size,
-      maxLabelChars: config.limits.max_label_chars,
-      maxFolderChars: config.limits.max_folder_chars,
-      maxFolderDepth: config.limits.max_folder_depth,
-      maxMetadataBytes: config.limits.max_metadata_bytes,
-    },
+    store, clock, sessionGapMs: sessionGapMs(config), limits: conversationLimits(config),
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: (keys) => removeFromIndex(keys),
+    onConversationDeleted: removeFromIndex,
   });
   const search = new SearchService({
-    provider, holder, vectors, reader, folderLimits, log,
+    provider, holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
     refinement: { authorWeight: config.search.author_weight, sessionWeight: config.search.session_weight },
@@ -130,9 +108,6 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
   });
-
-  // Memory orchestration: summaries, pruning, labels, export/import.
-  const language = new HttpBridgeLanguageClient({ url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey });
   const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
   const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock });
   const labels = new LabelsService({
@@ -141,20 +116,87 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   });
   const exporter = new ExportService({
     store, archive: storage.archive, clock,
-    limits: {
-      maxMessageChars: config.limits.max_message_chars,
-      maxMessagesPerConversation: config.limits.max_messages_per_conversation,
-      maxLabelChars: config.limits.max_label_chars,
-      maxMetadataBytes: config.limits.max_metadata_bytes,
-      folder: folderLimits,
-      sessionGapMs: config.sessions.idle_gap_minutes * 60_000,
-    },
+    limits: { ...conversationLimits(config), folder: folderLimits, sessionGapMs: sessionGapMs(config) },
     onMessagesStored: () => worker.wake(),
-    onMessagesRemoved: (keys) => removeFromIndex(keys),
+    onMessagesRemoved: removeFromIndex,
   });
 
-  const checks: HealthCheck[] = [
-    { name: 'database', run: () => store.ping(), details: async () => ({ driver: storage.driver }) },
+  // Their routes, the MCP tools over them, and the system routes.
+  await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
+  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: () => embeddings.pending() });
+  await app.register(contextRoutes, { prefix: '/api/v1', context });
+  await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
+  await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
+  await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
+  await app.register(labelRoutes, { prefix: '/api/v1', labels });
+  await app.register(exportRoutes, { prefix: '/api/v1', exporter });
+  await registerMcp(app, new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log));
+  await app.register(systemRoutes, {
+    store, metrics, startedAt: Date.now(),
+    checks: healthChecks(config, storage, provider, holder, embeddings),
+    extraStats: async () => ({ embeddings: await embeddings.status() }),
+  });
+  // Last: the web UI's catch-all must not shadow any API route.
+  await app.register(uiRoutes, { activity: storage.activity, clock });
+
+  if (config.embedding_worker.enabled) worker.start();
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    await holder.close();
+    await storage.close();
+  });
+  return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
+}
+
+const sessionGapMs = (config: Config) => config.sessions.idle_gap_minutes * 60_000;
+
+/** The limits every write of messages obeys, whether created, appended or imported. */
+function conversationLimits(config: Config) {
+  return {
+    maxMessageChars: config.limits.max_message_chars,
+    maxMessagesPerConversation: config.limits.max_messages_per_conversation,
+    maxPageSize: config.limits.max_page_size,
+    maxLabelChars: config.limits.max_label_chars,
+    maxFolderChars: config.limits.max_folder_chars,
+    maxFolderDepth: config.limits.max_folder_depth,
+    maxMetadataBytes: config.limits.max_metadata_bytes,
+  };
+}
+
+function buildEmbeddingWorker(config: Config, storage: Storage, provider: EmbeddingProvider, holder: VectorIndexHolder,
+  registry: Registry, log: Logger): EmbeddingWorker {
+  const embeddedTotal = new Counter({
+    name: 'memsvc_embedding_jobs_completed_total',
+    help: 'Messages whose embedding this replica computed and stored',
+    registers: [registry],
+  });
+  return new EmbeddingWorker(storage.embeddings, provider, holder, {
+    batchSize: config.embedding_worker.batch_size,
+    pollIntervalMs: config.embedding_worker.poll_interval_ms,
+    maxBackoffMs: config.embedding_worker.max_backoff_ms,
+    maxAttempts: MAX_EMBEDDING_ATTEMPTS,
+    saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
+    claimLeaseMs: config.embedding_worker.claim_lease_ms,
+    onEmbedded: (count) => embeddedTotal.inc(count),
+  }, log);
+}
+
+/** The tools in both forms: REST (/mcp/tools) and MCP streamable HTTP (/mcp). */
+async function registerMcp(app: FastifyInstance, invoker: ToolInvoker): Promise<void> {
+  await app.register(toolRoutes, { invoker });
+  await app.register(mcpHttpRoutes, {
+    catalog: {
+      tools: invoker.tools,
+      call: async (name, params) => (await invoker.invoke(name, params)).envelope,
+    },
+  });
+}
+
+/** What /health checks: the database, the vector store (and its model), the bridge. */
+function healthChecks(config: Config, storage: Storage, provider: EmbeddingProvider, holder: VectorIndexHolder,
+  embeddings: EmbeddingsService): HealthCheck[] {
+  return [
+    { name: 'database', run: () => storage.conversations.ping(), details: async () => ({ driver: storage.driver }) },
     {
       name: 'vector_store',
       run: async () => {
@@ -174,35 +216,4 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     },
     { name: 'llm_bridge', run: async () => { await provider.health(); }, details: async () => ({ url: config.bridge.url }) },
   ];
-
-  await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: () => embeddings.pending() });
-  await app.register(contextRoutes, { prefix: '/api/v1', context });
-  await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
-  await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
-  await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
-  await app.register(labelRoutes, { prefix: '/api/v1', labels });
-  await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  const invoker = new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log);
-  await app.register(toolRoutes, { invoker });
-  await app.register(mcpHttpRoutes, {
-    catalog: {
-      tools: invoker.tools,
-      call: async (name, params) => (await invoker.invoke(name, params)).envelope,
-    },
-  });
-  await app.register(systemRoutes, {
-    store, checks, metrics, startedAt: Date.now(),
-    extraStats: async () => ({ embeddings: await embeddings.status() }),
-  });
-  // Last: the web UI's catch-all must not shadow any API route.
-  await app.register(uiRoutes, { activity: storage.activity, clock });
-
-  if (config.embedding_worker.enabled) worker.start();
-  app.addHook('onClose', async () => {
-    await worker.stop();
-    await holder.close();
-    await storage.close();
-  });
-  return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
 }

@@ -2,7 +2,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BridgeError, BridgeErrorCode, UpstreamError } from './bridge.errors.js';
+import { UpstreamError } from '../domain/upstream-error.js';
+import { bridgeErrorOf, BridgeError, BridgeErrorCode } from './bridge.errors.js';
 import type { BridgeProviders } from './bridge.providers.js';
 import { bridgeRoutes } from './bridge.routes.js';
 import { createKeyVerifier, presentedKey } from '../http/auth.js';
@@ -91,7 +92,7 @@ function classify(error: FastifyError | Error, request: FastifyRequest): ErrorRe
   if (error instanceof BridgeError) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof UpstreamError) {
     request.log.warn({ provider: error.provider, kind: error.kind, status: error.status, url: error.url, body: error.body }, 'upstream call failed');
-    const mapped = error.toBridgeError();
+    const mapped = bridgeErrorOf(error);
     return { status: mapped.status, code: mapped.code, message: mapped.message };
   }
   const fastifyError = error as FastifyError;

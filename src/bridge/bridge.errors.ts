@@ -1,3 +1,5 @@
+import type { UpstreamError } from '../domain/upstream-error.js';
+
 /**
  * Errors raised inside the bridge. The bridge is its own service, so it keeps
  * its own small catalogue; the error handler in bridge.app.ts turns them into
@@ -36,83 +38,23 @@ export class BridgeError extends Error {
   }
 }
 
-export type UpstreamFailureKind =
-  /** No answer within timeout_ms. */
-  | 'timeout'
-  /** Connection refused / reset / DNS failure: nothing answered. */
-  | 'network'
-  /** The upstream answered with a non-2xx status. */
-  | 'http'
-  /** The upstream answered 2xx but the body is not what its protocol promises. */
-  | 'invalid_response'
-  /** Our caller went away (client disconnected); never retried. */
-  | 'aborted';
-
-export interface UpstreamErrorInit {
-  provider: string;
-  kind: UpstreamFailureKind;
-  url: string;
-  message: string;
-  status?: number;
-  /** Upstream body (truncated), kept for logs and pass-through. */
-  body?: string;
-  retryAfterMs?: number;
-  cause?: unknown;
-}
-
-/**
- * A failed call to an upstream model server (Ollama, an OpenAI-compatible API).
- * Knows whether repeating the same request may succeed: network errors,
- * 408, 429 and 5xx are retryable; other 4xx, timeouts of our own budget and
- * malformed answers are not.
- */
-export class UpstreamError extends Error {
-  override readonly name = 'UpstreamError';
-  readonly provider: string;
-  readonly kind: UpstreamFailureKind;
-  readonly url: string;
-  readonly status: number | undefined;
-  readonly body: string | undefined;
-  readonly retryAfterMs: number | undefined;
-
-  constructor(init: UpstreamErrorInit) {
-    super(init.message, { cause: init.cause });
-    this.provider = init.provider;
-    this.kind = init.kind;
-    this.url = init.url;
-    this.status = init.status;
-    this.body = init.body;
-    this.retryAfterMs = init.retryAfterMs;
-  }
-
-  get retryable(): boolean {
-    if (this.kind === 'network') return true;
-    if (this.kind !== 'http' || this.status === undefined) return false;
-    return isRetryableStatus(this.status);
-  }
-
-  /** The status and code the bridge answers with when this error reaches a route. */
-  toBridgeError(): BridgeError {
-    const where = `${this.provider} upstream`;
-    switch (this.kind) {
-      case 'timeout':
-        return new BridgeError(504, BridgeErrorCode.UPSTREAM_TIMEOUT, `${where} did not answer in time: ${this.message}`, { cause: this });
-      case 'network':
-        return new BridgeError(503, BridgeErrorCode.UPSTREAM_UNAVAILABLE, `${where} is unreachable: ${this.message}`, { cause: this });
-      case 'invalid_response':
-        return new BridgeError(502, BridgeErrorCode.UPSTREAM_BAD_RESPONSE, `${where} sent an invalid response: ${this.message}`, { cause: this });
-      case 'aborted':
-        return new BridgeError(503, BridgeErrorCode.UPSTREAM_UNAVAILABLE, `${where} call was aborted`, { cause: this });
-      case 'http': {
-        const status = this.status ?? 502;
-        if (status === 429) return new BridgeError(503, BridgeErrorCode.UPSTREAM_RATE_LIMITED, `${where} is rate limiting: ${this.message}`, { cause: this });
-        if (status >= 500 || status === 408) return new BridgeError(502, BridgeErrorCode.UPSTREAM_ERROR, `${where} failed: ${this.message}`, { cause: this });
-        return new BridgeError(502, BridgeErrorCode.UPSTREAM_REJECTED, `${where} rejected the request: ${this.message}`, { cause: this });
-      }
+/** The status and code the bridge answers with when an upstream call failed. */
+export function bridgeErrorOf(error: UpstreamError): BridgeError {
+  const where = `${error.provider} upstream`;
+  const cause = { cause: error };
+  switch (error.kind) {
+    case 'timeout':
+      return new BridgeError(504, BridgeErrorCode.UPSTREAM_TIMEOUT, `${where} did not answer in time: ${error.message}`, cause);
+    case 'network':
+      return new BridgeError(503, BridgeErrorCode.UPSTREAM_UNAVAILABLE, `${where} is unreachable: ${error.message}`, cause);
+    case 'invalid_response':
+      return new BridgeError(502, BridgeErrorCode.UPSTREAM_BAD_RESPONSE, `${where} sent an invalid response: ${error.message}`, cause);
+    case 'aborted':
+      return new BridgeError(503, BridgeErrorCode.UPSTREAM_UNAVAILABLE, `${where} call was aborted`, cause);
+    case 'http': {
+      if (error.status === 429) return new BridgeError(503, BridgeErrorCode.UPSTREAM_RATE_LIMITED, `${where} is rate limiting: ${error.message}`, cause);
+      if (error.retryable) return new BridgeError(502, BridgeErrorCode.UPSTREAM_ERROR, `${where} failed: ${error.message}`, cause);
+      return new BridgeError(502, BridgeErrorCode.UPSTREAM_REJECTED, `${where} rejected the request: ${error.message}`, cause);
     }
   }
-}
-
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
 }

@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BridgeError, BridgeErrorCode, UpstreamError } from './bridge.errors.js';
+import { estimateTokens } from '../domain/token-count.js';
+import { UpstreamError } from '../domain/upstream-error.js';
+import { BridgeError, BridgeErrorCode } from './bridge.errors.js';
 import type { BridgeProviders, ChatCompletionRequest } from './bridge.providers.js';
 import {
   chatCompletionsRoute,
@@ -141,9 +143,4 @@ function clientGone(reply: FastifyReply): AbortSignal {
 /** Little-endian float32 bytes in base64 (OpenAI's `encoding_format: "base64"`). */
 function toBase64(vector: Float32Array): string {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64');
-}
-
-/** A rough token count (about 4 characters per token) for OpenAI's usage field. */
-function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
 }

@@ -1,4 +1,4 @@
-import { UpstreamError } from './bridge.errors.js';
+import { UpstreamError } from '../domain/upstream-error.js';
 
 /** Scales a vector to unit length (a zero vector stays zero). */
 export function l2Normalize(values: ArrayLike<number>): Float32Array {

@@ -1,4 +1,4 @@
-import { UpstreamError } from './bridge.errors.js';
+import { UpstreamError } from '../domain/upstream-error.js';
 
 /**
  * A small JSON-over-HTTP client for upstream model servers: one timeout per
@@ -126,7 +126,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       try {
         return await run();
       } catch (err) {
-        if (!(err instanceof UpstreamError) || !err.retryable || attemptNo >= retries) throw err;
+        if (!(err instanceof UpstreamError) || !repeatNow(err) || attemptNo >= retries) throw err;
         const backoff = Math.min(maxDelay, baseDelay * 2 ** attemptNo);
         // Full jitter: anywhere in [backoff/2, backoff]; Retry-After wins when larger.
         const jittered = backoff / 2 + random() * (backoff / 2);
@@ -194,6 +194,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
   };
 }
+
+/**
+ * Retryable failures are repeated within the call, except a timeout: that attempt
+ * already spent the whole timeout_ms, and repeating it would multiply the caller's
+ * wait. The caller (the controller's worker, a client) may still try again later.
+ */
+const repeatNow = (error: UpstreamError): boolean => error.retryable && error.kind !== 'timeout';
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {

@@ -32,6 +32,6 @@ test('the message limit is enforced before anything is planned', () => {
   const full = { ...EMPTY_CONVERSATION, messageCount: 3 };
   assert.doesNotThrow(() => planAppend(full, [{ role: 'user', content: 'x' }], now, rules));
   assert.throws(() => planAppend(full, [{ role: 'user', content: 'x' }, { role: 'user', content: 'y' }], now, rules),
-    (error: { status: number; code: string; message: string }) =>
-      error.status === 400 && error.code === 'TOO_MANY_MESSAGES' && /at most 4 messages \(it has 3, 2 more/.test(error.message));
+    (error: { kind: string; code: string; message: string }) =>
+      error.kind === 'limit_exceeded' && error.code === 'TOO_MANY_MESSAGES' && /at most 4 messages \(it has 3, 2 more/.test(error.message));
 });

@@ -8,6 +8,7 @@ export const ErrorCode = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   CONVERSATION_NOT_FOUND: 'CONVERSATION_NOT_FOUND',
   NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
   MESSAGE_TOO_LONG: 'MESSAGE_TOO_LONG',
   TOO_MANY_MESSAGES: 'TOO_MANY_MESSAGES',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
@@ -20,33 +21,80 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** An error meant for the client: its status, code and message go on the wire as they are. */
-export class AppError extends Error {
+/**
+ * What went wrong, in the domain's words. Services and the layers around them
+ * decide on kinds; only the error mapping (http/error-mapping.ts) knows HTTP statuses.
+ */
+export type ErrorKind = 'invalid_input' | 'not_found' | 'conflict' | 'limit_exceeded' | 'unavailable' | 'unauthorized';
+
+export type InvalidInputCode = (typeof ErrorCode)[
+  'VALIDATION_ERROR' | 'INVALID_JSON' | 'INVALID_FOLDER' | 'INVALID_FILTER' | 'INVALID_QUERY'];
+export type NotFoundCode = (typeof ErrorCode)['CONVERSATION_NOT_FOUND' | 'NOT_FOUND'];
+export type LimitCode = (typeof ErrorCode)['MESSAGE_TOO_LONG' | 'TOO_MANY_MESSAGES' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED'];
+export type UnavailableCode = (typeof ErrorCode)['UPSTREAM_UNAVAILABLE' | 'OVERLOADED' | 'STORAGE_FULL'];
+
+/** An error meant for the client: its code and message go on the wire as they are. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: ErrorKind;
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
-    this.name = 'AppError';
+    super(message, options);
+    this.name = new.target.name;
   }
 }
 
-export class ValidationError extends AppError {
-  constructor(message: string, code: ErrorCode = ErrorCode.VALIDATION_ERROR) {
-    super(400, code, message);
+/** The request is wrong; `field` names the offending part the way the client wrote it (`messages[2].content`). */
+export class ValidationError extends DomainError {
+  readonly kind = 'invalid_input';
+  constructor(message: string, code: InvalidInputCode = ErrorCode.VALIDATION_ERROR, readonly field?: string) {
+    super(code, message);
   }
 }
 
-export class ConversationNotFoundError extends AppError {
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor(message: string, code: NotFoundCode = ErrorCode.NOT_FOUND) {
+    super(code, message);
+  }
+}
+
+export class ConversationNotFoundError extends NotFoundError {
   constructor(id: string) {
-    super(404, ErrorCode.CONVERSATION_NOT_FOUND, `Conversation not found: ${id}`);
+    super(`Conversation not found: ${id}`, ErrorCode.CONVERSATION_NOT_FOUND);
   }
 }
 
-export class LimitExceededError extends AppError {
-  constructor(code: ErrorCode, message: string, status = 400) {
-    super(status, code, message);
+/** The request contradicts what is stored (the same id with other content, say). */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+  constructor(message: string) {
+    super(ErrorCode.CONFLICT, message);
+  }
+}
+
+/** A configured limit refuses the request: a message too long, too many of them, too many requests. */
+export class LimitExceededError extends DomainError {
+  readonly kind = 'limit_exceeded';
+  constructor(code: LimitCode, message: string, readonly field?: string) {
+    super(code, message);
+  }
+}
+
+/** The service cannot do this now; `retryable` says whether the same request may succeed later. */
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+  constructor(code: UnavailableCode, message: string, readonly retryable: boolean, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly kind = 'unauthorized';
+  constructor(message = 'Invalid or missing API key') {
+    super(ErrorCode.UNAUTHORIZED, message);
   }
 }
 
@@ -54,9 +102,10 @@ export class LimitExceededError extends AppError {
  * The disk (or the configured storage.max_size_mb) is full: the write was refused whole
  * and nothing stored changed; it succeeds again once space returns.
  */
-export class StorageFullError extends AppError {
+export class StorageFullError extends UnavailableError {
   constructor() {
-    super(507, ErrorCode.STORAGE_FULL, 'Storage is full: the write was not stored; free disk space (or raise storage.max_size_mb) and retry');
+    super(ErrorCode.STORAGE_FULL,
+      'Storage is full: the write was not stored; free disk space (or raise storage.max_size_mb) and retry', true);
   }
 }
 
@@ -64,4 +113,11 @@ export class StorageFullError extends AppError {
 export function isStorageFull(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_FULL' || code === 'ENOSPC';
+}
+
+/** A domain error as it is, or the one a storage-full failure from any layer stands for; null for anything else. */
+export function asDomainError(error: unknown): DomainError | null {
+  if (error instanceof DomainError) return error;
+  if (isStorageFull(error)) return new StorageFullError();
+  return null;
 }

@@ -9,8 +9,9 @@ const normalize = (input: string) => normalizeFolder(input, limits);
 function assertInvalid(input: string, message: RegExp, field?: string): void {
   assert.throws(() => normalizeFolder(input, limits, field), (error: unknown) => {
     assert.ok(error instanceof ValidationError, `${JSON.stringify(input)} threw ${String(error)}`);
-    assert.equal(error.status, 400);
+    assert.equal(error.kind, 'invalid_input');
     assert.equal(error.code, 'INVALID_FOLDER');
+    assert.equal(error.field, field ?? 'folder');
     assert.match(error.message, message);
     return true;
   }, JSON.stringify(input));

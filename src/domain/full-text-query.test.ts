@@ -40,7 +40,7 @@ test('errors are 400 INVALID_QUERY naming the 1-based position', () => {
   for (const [input, message] of cases) {
     assert.throws(() => parseFullTextQuery(input), (error: unknown) => {
       assert.ok(error instanceof ValidationError, input);
-      assert.equal(error.status, 400);
+      assert.equal(error.kind, 'invalid_input');
       assert.equal(error.code, 'INVALID_QUERY');
       assert.match(error.message, message, input);
       return true;

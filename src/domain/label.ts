@@ -12,6 +12,6 @@ export const hasControlCharacters = (text: string): boolean => CONTROL_CHARACTER
  * even compare a NUL), rather than an empty answer on one and an error on another.
  */
 export function labelFilter(label: string, field: string): string {
-  if (hasControlCharacters(label)) throw new ValidationError(`${field} must not contain control characters`, ErrorCode.INVALID_FILTER);
+  if (hasControlCharacters(label)) throw new ValidationError(`${field} must not contain control characters`, ErrorCode.INVALID_FILTER, field);
   return label;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, ErrorCode } from '../domain/errors.js';
+import { ErrorCode, UnavailableError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,7 +92,7 @@ export function registerAdmissionControl(app: FastifyInstance, options: Admissio
     if (!release) {
       const retryAfter = Math.max(1, Math.ceil(pool.limits.queueTimeoutMs / 1000));
       reply.header('Retry-After', retryAfter);
-      throw new AppError(503, ErrorCode.OVERLOADED, `The service is busy: retry after ${retryAfter} s`);
+      throw new UnavailableError(ErrorCode.OVERLOADED, `The service is busy: retry after ${retryAfter} s`, true);
     }
     // The response's close covers every normal end; the socket's, a client gone mid-body.
     reply.raw.once('close', release);

@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
-import { AppError, ErrorCode } from '../domain/errors.js';
+import { ErrorCode, LimitExceededError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
@@ -79,7 +79,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
       if (error) return done(error, undefined);
       // Checked before any handler sees it: nothing downstream recurses into unbounded depth or meets Infinity.
       const issue = findJsonBoundsIssue(parsed, '');
-      if (issue) return done(new AppError(400, ErrorCode.VALIDATION_ERROR, describeJsonBoundsIssue(issue)), undefined);
+      if (issue) return done(new ValidationError(describeJsonBoundsIssue(issue)), undefined);
       return done(null, parsed);
     });
   });
@@ -109,10 +109,10 @@ function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions)
       reply.header('RateLimit-Reset', decision.resetSeconds);
       if (!decision.allowed) {
         reply.header('Retry-After', decision.retryAfterSeconds);
-        throw new AppError(429, ErrorCode.RATE_LIMITED, `Rate limit exceeded: retry after ${decision.retryAfterSeconds} s`);
+        throw new LimitExceededError(ErrorCode.RATE_LIMITED, `Rate limit exceeded: retry after ${decision.retryAfterSeconds} s`);
       }
     }
-    if (!valid) throw new AppError(401, ErrorCode.UNAUTHORIZED, 'Invalid or missing API key');
+    if (!valid) throw new UnauthorizedError();
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, ErrorCode, isStorageFull, StorageFullError } from '../domain/errors.js';
+import { ErrorCode } from '../domain/errors.js';
+import { INTERNAL_ERROR, toWireError, type WireError } from './error-mapping.js';
 
 export interface ValidationIssue {
   instancePath: string;
@@ -10,20 +11,21 @@ export interface ValidationIssue {
 
 /** Turns every failure into `{"error", "code"}`; unknown errors become a logged 500 that reveals nothing. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, code, message } = describe(error);
-    if (status >= 500 && status !== 507 && status !== 503) request.log.error({ err: error }, 'request failed');
-    if (status === 507) request.log.warn('storage full: write refused');
-    if (error instanceof AppError && error.code === ErrorCode.RATE_LIMITED) request.log.debug('rate limited');
+    if (code === ErrorCode.INTERNAL_ERROR) request.log.error({ err: error }, 'request failed');
+    if (code === ErrorCode.STORAGE_FULL) request.log.warn('storage full: write refused');
+    if (code === ErrorCode.RATE_LIMITED) request.log.debug('rate limited');
     return reply.code(status).type('application/json').send({ error: message, code });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: `Route not found: ${request.method} ${request.url.split('?')[0]}`, code: ErrorCode.NOT_FOUND }));
 }
 
-function describe(error: FastifyError | AppError): { status: number; code: string; message: string } {
-  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
-  if (isStorageFull(error)) return describe(new StorageFullError());
+/** Domain errors through the one mapping; then what Fastify itself raises (validation, body parsing). */
+function describe(error: FastifyError): WireError {
+  const known = toWireError(error);
+  if (known) return known;
   const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fastifyError.validation?.length) {
     return {
@@ -45,7 +47,7 @@ function describe(error: FastifyError | AppError): { status: number; code: strin
   if (status >= 400 && status < 500) {
     return { status, code: ErrorCode.VALIDATION_ERROR, message: fastifyError.message };
   }
-  return { status: 500, code: ErrorCode.INTERNAL_ERROR, message: 'Internal server error' };
+  return INTERNAL_ERROR;
 }
 
 /** Names the offending field the way a client wrote it: `messages[2].content`. */

@@ -7,10 +7,9 @@ import { SEARCH_MODES, SearchFilters } from '../features/search/search.schemas.j
 import type { SearchService } from '../features/search/search.service.js';
 import { toSearchHitResponse } from '../features/search/search.mappers.js';
 import { StringEnum } from '../http/schema-types.js';
-import type { ContextService } from '../features/context/context.service.js';
+import { renderContext, type ContextService } from '../features/context/context.service.js';
 import type { SummariesService } from '../features/summaries/summaries.service.js';
-import { renderContext } from '../features/context/context-selection.js';
-import { estimateTokens } from '../features/context/context-packing.js';
+import { estimateTokens } from '../domain/token-count.js';
 import { toMessageResponse } from '../features/conversations/conversations.mappers.js';
 
 export interface MemoryToolDeps {

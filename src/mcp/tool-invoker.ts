@@ -1,7 +1,8 @@
 import type { ValidateFunction } from 'ajv';
-import { AppError, ErrorCode, isStorageFull, StorageFullError } from '../domain/errors.js';
+import { NotFoundError, ValidationError, type DomainError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { validationMessage, type ValidationIssue } from '../http/error-handler.js';
+import { INTERNAL_ERROR, toWireError, wireErrorOf, type WireError } from '../http/error-mapping.js';
 import { createJsonAjv } from '../http/request-validation.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryTool } from './memory-tools.js';
@@ -34,30 +35,32 @@ export class ToolInvoker {
 
   async invoke(name: string, params: unknown): Promise<ToolOutcome> {
     const tool = this.byName.get(name);
-    if (!tool) return failure(404, ErrorCode.NOT_FOUND, `Unknown tool: ${name}; see GET /mcp/tools`);
+    if (!tool) return failure(new NotFoundError(`Unknown tool: ${name}; see GET /mcp/tools`));
     const raw = params ?? {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {
-      return failure(400, ErrorCode.VALIDATION_ERROR, 'Tool parameters must be a JSON object');
+      return failure(new ValidationError('Tool parameters must be a JSON object'));
     }
     // Bounded before anything recurses into it (the copy below, the validator, the tool).
     const issue = findJsonBoundsIssue(raw, 'params');
-    if (issue) return failure(400, ErrorCode.VALIDATION_ERROR, describeJsonBoundsIssue(issue));
+    if (issue) return failure(new ValidationError(describeJsonBoundsIssue(issue)));
     try {
       // Defaults are written into the input, so validate a copy.
       const input = structuredClone(raw);
       const validate = this.validators.get(name)!;
       if (!validate(input)) {
-        return failure(400, ErrorCode.VALIDATION_ERROR, validationMessage('params', validate.errors![0] as ValidationIssue));
+        return failure(new ValidationError(validationMessage('params', validate.errors![0] as ValidationIssue)));
       }
       return { status: 200, envelope: { success: true, data: await tool.run(input as never), error: null } };
     } catch (error) {
-      if (error instanceof AppError) return failure(error.status, error.code, error.message);
-      if (isStorageFull(error)) return failure(507, ErrorCode.STORAGE_FULL, new StorageFullError().message);
-      this.log.error({ err: error, tool: name }, 'tool failed');
-      return failure(500, ErrorCode.INTERNAL_ERROR, 'Internal server error');
+      const known = toWireError(error);
+      if (!known) this.log.error({ err: error, tool: name }, 'tool failed');
+      return toolFailure(known ?? INTERNAL_ERROR);
     }
   }
 }
 
-const failure = (status: number, code: string, message: string): ToolOutcome =>
+const failure = (error: DomainError): ToolOutcome => toolFailure(wireErrorOf(error));
+
+/** The spec's failure envelope for an error already mapped for the wire. */
+export const toolFailure = ({ status, code, message }: WireError): ToolOutcome =>
   ({ status, envelope: { success: false, data: null, error: { code, message } } });

@@ -6,19 +6,8 @@ export interface EmbeddingBatch {
 }
 
 export interface EmbeddingProvider {
+  /** Failures are UpstreamError (domain/upstream-error.ts), which knows whether trying again may help. */
   embed(texts: readonly string[]): Promise<EmbeddingBatch>;
   /** Throws when the provider is unreachable or unhealthy. */
   health(): Promise<{ model?: string; dimension?: number }>;
-}
-
-/** A failed call to the bridge or an upstream model; retryable failures are worth trying again later. */
-export class UpstreamError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'UpstreamError';
-  }
 }

@@ -16,7 +16,7 @@ export interface ChatTurn {
 /**
  * The language tasks the controller asks of the LLM bridge besides embeddings.
  * The bridge decides how (builtin offline engine or a configured LLM).
- * Failures are UpstreamError (ports/embedding-provider.ts).
+ * Failures are UpstreamError (domain/upstream-error.ts).
  */
 export interface LanguageModel {
   /** About `targetWords` words over the passages, in order; '' when they hold no text. */

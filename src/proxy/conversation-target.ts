@@ -1,12 +1,12 @@
 import type { Conversation, Message, MessageInput } from '../domain/conversation.js';
-import { AppError } from '../domain/errors.js';
+import { NotFoundError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ConversationFilter, ConversationSortField, PageRequest } from '../ports/conversation-store.js';
 import type { CreateConversationInput } from '../features/conversations/conversations.service.js';
 
 /** What the proxy needs of conversations; the ConversationService provides it in-process. */
 export interface ProxyConversations {
-  /** Throws a 404 AppError for an unknown (or malformed) id; does not count as a client read. */
+  /** Throws a NotFoundError for an unknown (or malformed) id; does not count as a client read. */
   peek(id: string): Promise<Conversation>;
   list(request: PageRequest & { filter: ConversationFilter; sort: ConversationSortField; order: 'asc' | 'desc' }):
     Promise<{ items: Conversation[]; total: number }>;
@@ -93,7 +93,7 @@ export class ConversationTargets {
       await this.conversations.peek(id);
       return true;
     } catch (error) {
-      if (error instanceof AppError && error.status === 404) return false;
+      if (error instanceof NotFoundError) return false;
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import type { MessageInput } from '../domain/conversation.js';
-import { AppError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { ConversationTargets, ProxyConversations } from './conversation-target.js';
 import type { ExchangeSpool, PendingExchange } from './exchange-spool.js';
@@ -125,7 +125,8 @@ export class ExchangeRecorder {
         this.deps.log.warn({ err: error, exchangeId: exchange.id }, 'stored proxy exchange could not be removed from the spool'));
     } catch (error) {
       entry.mayBeStored = true;
-      const permanent = error instanceof AppError && error.status < 500;
+      // The store refused the exchange itself (not found, invalid, too long): trying again cannot help.
+      const permanent = error instanceof DomainError && error.kind !== 'unavailable';
       const outOfAttempts = entry.attempts >= this.deps.options.maxAttempts;
       if (permanent || outOfAttempts) {
         this.pending.delete(exchange.id);

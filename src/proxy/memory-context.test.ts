@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SelectedMessage } from '../features/context/context-selection.js';
+import type { SelectedMessage } from '../features/context/context.service.js';
 import { labelFrom, withSystemMessage } from './chat-request.js';
 import { MEMORY_PREAMBLE, renderMemory } from './memory-context.js';
 

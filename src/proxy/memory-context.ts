@@ -1,6 +1,5 @@
-import type { AssembledContext, ContextService } from '../features/context/context.service.js';
-import { contentKey, estimateTokens, CHARS_PER_TOKEN } from '../features/context/context-packing.js';
-import type { SelectedMessage } from '../features/context/context-selection.js';
+import { CHARS_PER_TOKEN, estimateTokens } from '../domain/token-count.js';
+import { sameTextKey, type AssembledContext, type ContextService, type SelectedMessage } from '../features/context/context.service.js';
 import type { MemoryDirectives } from './memory-headers.js';
 
 export const MEMORY_PREAMBLE = 'Memory from earlier conversations, kept by memsvc. Each entry is cited as ' +
@@ -35,8 +34,8 @@ export async function assembleMemoryMessage(
     format: 'text',
     include_metadata: true,
   });
-  const present = new Set(alreadyInPrompt.map(contentKey));
-  return renderMemory(assembled.messages.filter(({ hit }) => !present.has(contentKey(hit.content))), directives.budget);
+  const present = new Set(alreadyInPrompt.map(sameTextKey));
+  return renderMemory(assembled.messages.filter(({ hit }) => !present.has(sameTextKey(hit.content))), directives.budget);
 }
 
 /** One cited block per message. */

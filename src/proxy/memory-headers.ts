@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError } from '../domain/errors.js';
+import { ValidationError } from '../domain/errors.js';
 import { MAX_CONTEXT_BUDGET, MAX_EXCLUDED_FOLDERS, MAX_PREFERRED_LABELS, MIN_CONTEXT_BUDGET } from '../features/context/context.schemas.js';
 import { ProxyError, ProxyErrorCode } from './proxy-errors.js';
 
@@ -33,7 +33,7 @@ export interface MemoryDirectives {
 export interface HeaderRules {
   defaultBudget: number;
   maxLabelChars: number;
-  /** Normalizes a folder path or throws a 400 AppError naming `field`. */
+  /** Normalizes a folder path or throws a ValidationError naming `field`. */
   normalizeFolder(folder: string, field: string): string;
 }
 
@@ -138,7 +138,7 @@ function folderOf(folder: string, header: string, rules: HeaderRules): string {
   try {
     return rules.normalizeFolder(folder, header);
   } catch (error) {
-    if (error instanceof AppError && error.status === 400) {
+    if (error instanceof ValidationError) {
       throw new ProxyError(400, ProxyErrorCode.INVALID_HEADER, error.message, header, { cause: error });
     }
     throw error;

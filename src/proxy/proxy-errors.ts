@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../domain/errors.js';
+import { UpstreamError } from '../domain/upstream-error.js';
+import { toWireError } from '../http/error-mapping.js';
 
 /** OpenAI's error body: what every OpenAI client knows how to read. */
 export interface OpenAiErrorBody {
@@ -58,7 +59,8 @@ export function registerProxyErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     const body = describe(error);
     const status = statusOf(error);
-    if (error instanceof ProxyError && status >= 500) request.log.warn({ code: error.code, detail: error.message }, 'upstream call failed');
+    if (error instanceof UpstreamError) request.log.warn({ kind: error.kind, detail: error.message }, 'upstream call failed');
+    else if (error instanceof ProxyError && status >= 500) request.log.warn({ code: error.code, detail: error.message }, 'upstream call failed');
     else if (status >= 500) request.log.error({ err: error }, 'proxy request failed');
     if (reply.sent || reply.raw.headersSent) {
       reply.raw.destroy();
@@ -70,16 +72,31 @@ export function registerProxyErrorHandling(app: FastifyInstance): void {
     reply.code(404).send(openAiError(404, `Route not found: ${request.method} ${request.url.split('?')[0]}`, ProxyErrorCode.ROUTE_NOT_FOUND)));
 }
 
+/**
+ * The proxy's answer when its upstream call failed before answering (a failure
+ * while streaming goes to the client as an SSE error event with the same body).
+ */
+export function proxyErrorOf(error: UpstreamError, midStream = false): ProxyError {
+  if (error.kind === 'timeout') return new ProxyError(504, ProxyErrorCode.UPSTREAM_TIMEOUT, error.message, null, { cause: error });
+  const code = midStream ? ProxyErrorCode.UPSTREAM_STREAM_FAILED : ProxyErrorCode.UPSTREAM_UNREACHABLE;
+  return new ProxyError(502, code, error.message, null, { cause: error });
+}
+
 function statusOf(error: FastifyError | Error): number {
   if (error instanceof ProxyError) return error.status;
-  if (error instanceof AppError) return error.status;
+  if (error instanceof UpstreamError) return proxyErrorOf(error).status;
+  const known = toWireError(error);
+  if (known) return known.status;
   const status = (error as FastifyError).statusCode;
   return status !== undefined && status >= 400 && status < 500 ? status : 500;
 }
 
 function describe(error: FastifyError | Error): OpenAiErrorBody {
   if (error instanceof ProxyError) return error.toBody();
-  if (error instanceof AppError) return openAiError(error.status, error.message, error.code.toLowerCase());
+  if (error instanceof UpstreamError) return proxyErrorOf(error).toBody();
+  // Domain errors: the service's one mapping, in OpenAI's shape with the code in lower case.
+  const known = toWireError(error);
+  if (known) return openAiError(known.status, known.message, known.code.toLowerCase());
   const fastifyError = error as FastifyError;
   const status = statusOf(error);
   if (status === 413) return openAiError(413, 'Request body is too large', ProxyErrorCode.PAYLOAD_TOO_LARGE);

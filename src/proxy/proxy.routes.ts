@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply } from 'fastify';
-import { AppError } from '../domain/errors.js';
+import { LimitExceededError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import { UpstreamError } from '../domain/upstream-error.js';
 import type { ContextService } from '../features/context/context.service.js';
 import {
   labelFrom, latestUserText, messageText, validateChatBody, withSystemMessage, firstUserText, type ChatCompletionBody,
@@ -12,7 +13,7 @@ import type { ExchangeRecorder } from './exchange-recorder.js';
 import type { ExchangeTarget } from './exchange-spool.js';
 import { assembleMemoryMessage } from './memory-context.js';
 import { MemoryHeader, parseMemoryHeaders, upstreamAuthorization, type HeaderRules, type MemoryDirectives } from './memory-headers.js';
-import { openAiError, ProxyError, ProxyErrorCode, type OpenAiErrorBody } from './proxy-errors.js';
+import { openAiError, ProxyError, ProxyErrorCode, proxyErrorOf, type OpenAiErrorBody } from './proxy-errors.js';
 import { ClientGoneError, type UpstreamAnswer, type UpstreamClient } from './upstream.client.js';
 
 export interface ProxyRoutesOptions {
@@ -64,7 +65,6 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     const directives = parseMemoryHeaders(request.headers, options.headerRules);
     const authorization = upstreamAuthorization(request.headers, options.passThroughAuth, options.upstreamApiKey);
     const body = validateChatBody(request.body);
-    const stream = body.stream === true;
     const userText = latestUserText(body.messages);
     const useMemory = !directives.disabled && userText !== '';
 
@@ -74,6 +74,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
 
     const receivedAt = new Date().toISOString();
     const signal = clientGone(reply);
+    const stream = body.stream === true;
     const answer = await callOrLeave(() => upstream.call({ method: 'POST', path: '/chat/completions', body: forwarded, authorization, stream, signal }));
     if (!answer) return leave(reply);
     passHeaders(answer, reply);
@@ -83,12 +84,30 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     // conversation is only created with its first exchange.
     const announced = plan ? await announce(plan, request.log) : null;
     if (announced) reply.header(ResponseHeader.CONVERSATION_ID, announced);
+    const finish = plan ? exchangeSpooler(plan, receivedAt) : () => undefined;
+
+    const contentType = answer.headers.get('content-type');
+    if (!answer.stream) {
+      finish(readCompletion(answer.text ?? ''));
+      return reply.code(answer.status).type(contentType ?? 'application/json').send(answer.text ?? '');
+    }
+    reply.code(answer.status)
+      .header('content-type', contentType ?? 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('x-accel-buffering', 'no');
+    const isSse = (contentType ?? 'text/event-stream').includes('text/event-stream');
+    return reply.send(Readable.from(relay(answer, isSse, signal, finish, request.log), { objectMode: false }));
+  });
+
+  /**
+   * Spools the exchange (durably, synchronously) at most once: called before the
+   * client gets the last byte. Nothing is stored without text (a tool call, a broken stream).
+   */
+  function exchangeSpooler(plan: StoragePlan, receivedAt: string): (summary: CompletionSummary | null) => void {
     let finished = false;
-    /** Spools the exchange (durably, synchronously): called before the client gets the last byte. */
-    const finish = (summary: CompletionSummary | null) => {
-      if (!plan || finished) return;
+    return (summary) => {
+      if (finished) return;
       finished = true;
-      // Nothing to remember (no text, a tool call, a broken stream).
       if (!summary || summary.content.trim() === '') return;
       recorder.record({
         id: newId(),
@@ -99,65 +118,56 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
         receivedAt,
       });
     };
+  }
 
-    const contentType = answer.headers.get('content-type');
-    if (!answer.stream) {
-      finish(readCompletion(answer.text ?? ''));
-      return reply.code(answer.status).type(contentType ?? 'application/json').send(answer.text ?? '');
-    }
-
-    reply.code(answer.status)
-      .header('content-type', contentType ?? 'text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('x-accel-buffering', 'no');
-    const isSse = (contentType ?? 'text/event-stream').includes('text/event-stream');
-    const log = request.log;
-    async function* relay(): AsyncGenerator<Uint8Array> {
-      const reader = new CompletionStreamReader();
-      const raw: Buffer[] = [];
-      let outcome: CompletionSummary | null = null;
-      try {
-        // The exchange is spooled before the client's last byte: `data: [DONE]` for SSE, else the last chunk (held back one).
-        let held: Uint8Array | null = null;
-        for await (const chunk of upstream.readStream(answer!, signal)) {
-          if (!isSse) {
-            raw.push(Buffer.from(chunk));
-            if (held) yield held;
-            held = chunk;
-            continue;
-          }
-          reader.push(chunk);
-          const done = Buffer.from(chunk).indexOf('data: [DONE]');
-          if (done < 0) {
-            yield chunk;
-            continue;
-          }
-          if (done > 0) yield chunk.subarray(0, done);
-          if (!reader.failed) finish(reader.end());
-          yield chunk.subarray(done);
+  /**
+   * Passes a streaming answer on chunk by chunk. The exchange is spooled before
+   * the client's last byte: `data: [DONE]` for SSE, else the last chunk (held back one).
+   */
+  async function* relay(answer: UpstreamAnswer, isSse: boolean, signal: AbortSignal,
+    finish: (summary: CompletionSummary | null) => void, log: FastifyBaseLogger): AsyncGenerator<Uint8Array> {
+    const reader = new CompletionStreamReader();
+    const raw: Buffer[] = [];
+    let outcome: CompletionSummary | null = null;
+    try {
+      let held: Uint8Array | null = null;
+      for await (const chunk of upstream.readStream(answer, signal)) {
+        if (!isSse) {
+          raw.push(Buffer.from(chunk));
+          if (held) yield held;
+          held = chunk;
+          continue;
         }
-        const summary = isSse ? reader.end() : readCompletion(Buffer.concat(raw).toString('utf8'));
-        // A stream that ends cleanly counts even without [DONE]; one that carried an error event does not.
-        if (!reader.failed) outcome = summary;
-        if (held) {
-          finish(outcome);
-          yield held;
+        reader.push(chunk);
+        const done = Buffer.from(chunk).indexOf('data: [DONE]');
+        if (done < 0) {
+          yield chunk;
+          continue;
         }
-      } catch (error) {
-        if (error instanceof ClientGoneError) {
-          log.info('client closed the connection during the stream; the exchange is not stored');
-          return;
-        }
-        if (!(error instanceof ProxyError)) throw error;
-        log.warn({ err: error }, 'upstream stream failed');
-        // OpenAI clients raise an `error` event as an APIError.
-        yield Buffer.from(`data: ${JSON.stringify(error.toBody())}\n\n`);
-      } finally {
-        finish(outcome);
+        if (done > 0) yield chunk.subarray(0, done);
+        if (!reader.failed) finish(reader.end());
+        yield chunk.subarray(done);
       }
+      const summary = isSse ? reader.end() : readCompletion(Buffer.concat(raw).toString('utf8'));
+      // A stream that ends cleanly counts even without [DONE]; one that carried an error event does not.
+      if (!reader.failed) outcome = summary;
+      if (held) {
+        finish(outcome);
+        yield held;
+      }
+    } catch (error) {
+      if (error instanceof ClientGoneError) {
+        log.info('client closed the connection during the stream; the exchange is not stored');
+        return;
+      }
+      if (!(error instanceof UpstreamError)) throw error;
+      log.warn({ err: error }, 'upstream stream failed');
+      // OpenAI clients raise an `error` event as an APIError.
+      yield Buffer.from(`data: ${JSON.stringify(proxyErrorOf(error, true).toBody())}\n\n`);
+    } finally {
+      finish(outcome);
     }
-    return reply.send(Readable.from(relay(), { objectMode: false }));
-  });
+  }
 
   /** Resolves which conversation the exchange goes to, without writing anything yet. */
   async function planStorage(directives: MemoryDirectives, body: ChatCompletionBody, userText: string,
@@ -167,7 +177,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
         const conversation = await conversations.peek(directives.conversationId);
         return { target: { conversationId: conversation.id }, userText };
       } catch (error) {
-        if (error instanceof AppError && error.status === 404) {
+        if (error instanceof NotFoundError) {
           throw new ProxyError(404, ProxyErrorCode.CONVERSATION_NOT_FOUND, error.message, MemoryHeader.CONVERSATION_ID, { cause: error });
         }
         // The store is in trouble: answer anyway; the recorder retries, and refuses then if the id is unknown.
@@ -191,7 +201,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
       reply.header(ResponseHeader.CONTEXT_ENTRIES, String(memory?.entries ?? 0));
       return memory ? { ...body, messages: withSystemMessage(body.messages, memory.content) } : body;
     } catch (error) {
-      if (error instanceof AppError && error.status === 400) {
+      if (error instanceof ValidationError || error instanceof LimitExceededError) {
         throw new ProxyError(400, ProxyErrorCode.INVALID_HEADER, error.message, null, { cause: error });
       }
       log.warn({ err: error }, 'context assembly failed; forwarding without memory');

@@ -1,11 +1,11 @@
-import { ProxyError, ProxyErrorCode } from './proxy-errors.js';
+import { UpstreamError } from '../domain/upstream-error.js';
 
 /**
  * The proxy's client for the upstream OpenAI-compatible server. One request per
  * call, never retried (a chat completion is not idempotent and the client can
- * retry itself). Failures before an answer become OpenAI-shaped ProxyErrors:
- * no connection 502, no answer in time 504; an upstream HTTP error is not a
- * failure here, it is an answer passed back as it is.
+ * retry itself). Failures before an answer are UpstreamErrors (timeout,
+ * network), which the proxy answers as 504 and 502; an upstream HTTP error is
+ * not a failure here, it is an answer passed back as it is.
  */
 export interface UpstreamOptions {
   /** Base URL ending in /v1, e.g. http://127.0.0.1:11434/v1 */
@@ -49,8 +49,8 @@ export interface UpstreamClient {
   call(call: UpstreamCall): Promise<UpstreamAnswer>;
   /**
    * The chunks of a streaming answer as they arrive. Throws ClientGoneError when
-   * our client left, a 504 ProxyError after timeoutMs without a chunk, a 502 when
-   * the upstream connection broke; any of these aborts the upstream request.
+   * our client left, a timeout UpstreamError after timeoutMs without a chunk, a
+   * network one when the upstream connection broke; any of these aborts the upstream request.
    */
   readStream(answer: UpstreamAnswer, signal: AbortSignal): AsyncGenerator<Uint8Array>;
 }
@@ -88,8 +88,9 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
       return { status: response.status, headers: response.headers, text: await response.text(), abort: end };
     } catch (error) {
       if (request.signal.aborted) throw new ClientGoneError('client closed the connection', { cause: error });
-      if (timedOut) throw timeoutError(timeoutMs, error);
-      throw unreachableError(url, error);
+      if (timedOut) throw timeoutError(url, timeoutMs, error);
+      throw new UpstreamError({ provider: 'upstream', kind: 'network', url,
+        message: `The upstream at ${url} cannot be reached: ${detail(error)}`, cause: error });
     } finally {
       clearTimeout(timer);
       if (!keepOpen) request.signal.removeEventListener('abort', onClientGone);
@@ -109,15 +110,15 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
           next = await reader.read();
         } catch (error) {
           if (signal.aborted) throw new ClientGoneError('client closed the connection', { cause: error });
-          if (idle) throw timeoutError(timeoutMs, error);
-          throw new ProxyError(502, ProxyErrorCode.UPSTREAM_STREAM_FAILED,
-            `The upstream stream broke off: ${detail(error)}`, null, { cause: error });
+          if (idle) throw timeoutError(baseUrl, timeoutMs, error);
+          throw new UpstreamError({ provider: 'upstream', kind: 'network', url: baseUrl,
+            message: `The upstream stream broke off: ${detail(error)}`, cause: error });
         } finally {
           clearTimeout(timer);
         }
         if (signal.aborted) throw new ClientGoneError('client closed the connection');
         if (next.done) {
-          if (idle) throw timeoutError(timeoutMs);
+          if (idle) throw timeoutError(baseUrl, timeoutMs);
           return;
         }
         yield next.value;
@@ -132,13 +133,8 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   return { baseUrl, timeoutMs, call, readStream };
 }
 
-function timeoutError(timeoutMs: number, cause?: unknown): ProxyError {
-  return new ProxyError(504, ProxyErrorCode.UPSTREAM_TIMEOUT, `The upstream did not answer within ${timeoutMs} ms`, null, { cause });
-}
-
-function unreachableError(url: string, cause: unknown): ProxyError {
-  return new ProxyError(502, ProxyErrorCode.UPSTREAM_UNREACHABLE,
-    `The upstream at ${url} cannot be reached: ${detail(cause)}`, null, { cause });
+function timeoutError(url: string, timeoutMs: number, cause?: unknown): UpstreamError {
+  return new UpstreamError({ provider: 'upstream', kind: 'timeout', url, message: `The upstream did not answer within ${timeoutMs} ms`, cause });
 }
 
 function detail(error: unknown): string {

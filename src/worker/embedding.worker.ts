@@ -1,7 +1,8 @@
 import type { Logger } from '../ports/logger.js';
 import type { EmbeddingQueue, PendingMessage } from '../ports/embedding-queue.js';
-import { UpstreamError, type EmbeddingProvider } from '../ports/embedding-provider.js';
-import type { VectorIndexHolder } from '../features/search/vector-index.holder.js';
+import { UpstreamError } from '../domain/upstream-error.js';
+import type { EmbeddingProvider } from '../ports/embedding-provider.js';
+import type { VectorIndexHolder } from '../vector-index/vector-index.holder.js';
 
 export interface EmbeddingWorkerOptions {
   batchSize: number;

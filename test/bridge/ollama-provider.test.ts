@@ -1,6 +1,6 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UpstreamError } from '../../src/bridge/bridge.errors.js';
+import { UpstreamError } from '../../src/domain/upstream-error.js';
 import { createOllamaChat } from '../../src/bridge/ollama/ollama-chat.js';
 import { createOllamaEmbedder } from '../../src/bridge/ollama/ollama-embedder.js';
 import { createUpstreamClient } from '../../src/bridge/upstream-client.js';

@@ -1,6 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UpstreamError } from '../../src/bridge/bridge.errors.js';
+import { UpstreamError } from '../../src/domain/upstream-error.js';
+import { bridgeErrorOf } from '../../src/bridge/bridge.errors.js';
 import { createUpstreamClient, inBatches, parseRetryAfter } from '../../src/bridge/upstream-client.js';
 import { FakeUpstream, sendJson, unusedUrl } from './helpers/fake-upstreams.js';
 
@@ -55,7 +56,7 @@ describe('upstream client', () => {
       assert.ok(err instanceof UpstreamError);
       assert.equal(err.status, 503);
       assert.equal(err.retryable, true);
-      assert.equal(err.toBridgeError().status, 502);
+      assert.equal(bridgeErrorOf(err).status, 502);
       return true;
     });
     assert.equal(server.requestsTo('POST /echo').length, 3);
@@ -69,7 +70,7 @@ describe('upstream client', () => {
       assert.equal(err.status, 400);
       assert.equal(err.retryable, false);
       assert.match(err.message, /bad input field/);
-      assert.equal(err.toBridgeError().code, 'UPSTREAM_REJECTED');
+      assert.equal(bridgeErrorOf(err).code, 'UPSTREAM_REJECTED');
       return true;
     });
     assert.equal(server.requestsTo('POST /echo').length, 1);
@@ -80,9 +81,9 @@ describe('upstream client', () => {
     await assert.rejects(client({ timeoutMs: 100 }).postJson('/echo', {}), (err: unknown) => {
       assert.ok(err instanceof UpstreamError);
       assert.equal(err.kind, 'timeout');
-      assert.equal(err.retryable, false);
+      assert.equal(err.retryable, true, 'worth trying again later, though not repeated within the call');
       assert.match(err.message, /no response within 100 ms/);
-      assert.equal(err.toBridgeError().status, 504);
+      assert.equal(bridgeErrorOf(err).status, 504);
       return true;
     });
     assert.equal(server.requestsTo('POST /echo').length, 1);
@@ -93,7 +94,7 @@ describe('upstream client', () => {
     await assert.rejects(createUpstreamClient({ provider: 'test', baseUrl: url, timeoutMs: 1000, maxRetries: 1, retryBaseDelayMs: 1 }).getJson('/x'), (err: unknown) => {
       assert.ok(err instanceof UpstreamError);
       assert.equal(err.kind, 'network');
-      assert.equal(err.toBridgeError().status, 503);
+      assert.equal(bridgeErrorOf(err).status, 503);
       return true;
     });
   });

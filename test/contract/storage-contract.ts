@@ -4,7 +4,7 @@ import type { MessageInput } from '../../src/domain/conversation.js';
 import { parseFullTextQuery, naturalLanguageQuery } from '../../src/domain/full-text-query.js';
 import { newId } from '../../src/domain/ids.js';
 import type { SearchFilter } from '../../src/domain/search.js';
-import { VectorIndexHolder } from '../../src/features/search/vector-index.holder.js';
+import { VectorIndexHolder } from '../../src/vector-index/vector-index.holder.js';
 import type { Storage } from '../../src/ports/storage.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { ImportedConversation } from '../../src/ports/conversation-archive.js';

@@ -1,10 +1,8 @@
-import { UpstreamError } from '../../ports/embedding-provider.js';
-
-const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
+import { UpstreamError, type UpstreamFailureKind } from '../../domain/upstream-error.js';
 
 /**
  * One JSON call to the LLM bridge. Every failure becomes an UpstreamError that
- * knows whether trying again later can help (unreachable, timeouts, 408, 429, 5xx).
+ * knows whether trying again later can help (the one rule in domain/upstream-error.ts).
  */
 export async function callBridge<T>(
   baseUrl: string,
@@ -14,9 +12,12 @@ export async function callBridge<T>(
   body?: unknown,
   apiKey?: string,
 ): Promise<T> {
+  const url = `${baseUrl}${path}`;
+  const failure = (kind: UpstreamFailureKind, message: string, status?: number) =>
+    new UpstreamError({ provider: 'bridge', kind, url, message, status });
   let response: Response;
   try {
-    response = await fetch(`${baseUrl}${path}`, {
+    response = await fetch(url, {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -26,8 +27,9 @@ export async function callBridge<T>(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message;
-    throw new UpstreamError(`LLM bridge at ${baseUrl} is unreachable: ${reason}`, true);
+    const timedOut = (error as Error).name === 'TimeoutError';
+    const reason = timedOut ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+    throw failure(timedOut ? 'timeout' : 'network', `LLM bridge at ${baseUrl} is unreachable: ${reason}`);
   }
   const text = await response.text();
   if (!response.ok) {
@@ -37,12 +39,11 @@ export async function callBridge<T>(
       const parsed = JSON.parse(text) as { error?: string | { message?: string } };
       detail = (typeof parsed.error === 'string' ? parsed.error : parsed.error?.message) ?? detail;
     } catch { /* not JSON */ }
-    throw new UpstreamError(`LLM bridge ${method} ${path} failed with ${response.status}: ${detail}`,
-      isRetryableStatus(response.status), response.status);
+    throw failure('http', `LLM bridge ${method} ${path} failed with ${response.status}: ${detail}`, response.status);
   }
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new UpstreamError(`LLM bridge ${method} ${path} returned invalid JSON`, true, response.status);
+    throw failure('invalid_response', `LLM bridge ${method} ${path} returned invalid JSON`, response.status);
   }
 }

@@ -1,5 +1,5 @@
 import type { ChatTurn, LanguageModel, TextEntities } from '../../ports/language-model.js';
-import { UpstreamError } from '../../ports/embedding-provider.js';
+import { UpstreamError } from '../../domain/upstream-error.js';
 import type { BridgeClientOptions } from './http-bridge.client.js';
 import { callBridge } from './bridge-http.js';
 
@@ -15,7 +15,7 @@ export class HttpBridgeLanguageClient implements LanguageModel {
 
   async summarize(texts: readonly string[], targetWords: number): Promise<{ summary: string; model: string }> {
     const body = await this.call<{ summary?: unknown; model?: unknown }>('/summarize', { texts, target_words: targetWords });
-    if (typeof body.summary !== 'string') throw new UpstreamError('LLM bridge /summarize returned no summary', true);
+    if (typeof body.summary !== 'string') throw this.invalidResponse('/summarize', 'LLM bridge /summarize returned no summary');
     return { summary: body.summary, model: typeof body.model === 'string' ? body.model : 'unknown' };
   }
 
@@ -34,11 +34,15 @@ export class HttpBridgeLanguageClient implements LanguageModel {
       '/v1/chat/completions',
       { messages, stream: false, temperature: 0, ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}) });
     const content = body.choices?.[0]?.message?.content;
-    if (typeof content !== 'string') throw new UpstreamError('LLM bridge chat completion returned no message', true);
+    if (typeof content !== 'string') throw this.invalidResponse('/v1/chat/completions', 'LLM bridge chat completion returned no message');
     return { content, model: typeof body.model === 'string' ? body.model : 'unknown' };
   }
 
   private call<T>(path: string, payload: unknown): Promise<T> {
     return callBridge<T>(this.baseUrl, this.options.timeoutMs, 'POST', path, payload, this.options.apiKey);
+  }
+
+  private invalidResponse(path: string, message: string): UpstreamError {
+    return new UpstreamError({ provider: 'bridge', kind: 'invalid_response', url: `${this.baseUrl}${path}`, message });
   }
 }

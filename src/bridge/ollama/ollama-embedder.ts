@@ -1,4 +1,4 @@
-import { UpstreamError } from '../bridge.errors.js';
+import { UpstreamError } from '../../domain/upstream-error.js';
 import type { CallOptions, EmbeddingProvider } from '../bridge.providers.js';
 import { knownDimension, toNormalizedVectors } from '../embedding-vectors.js';
 import { inBatches, type UpstreamClient } from '../upstream-client.js';

@@ -1,4 +1,4 @@
-import { UpstreamError } from '../bridge.errors.js';
+import { UpstreamError } from '../../domain/upstream-error.js';
 import type { CallOptions, ChatCompletionRequest, ChatProvider } from '../bridge.providers.js';
 import type { UpstreamClient } from '../upstream-client.js';
 

@@ -1,9 +1,5 @@
-/** The spec's estimate: one token is four characters (code points). */
-export const CHARS_PER_TOKEN = 4;
 /** Share of the budget kept free for the caller's system prompt. */
 export const SYSTEM_PROMPT_RESERVE = 0.15;
-
-export const estimateTokens = (text: string): number => Math.ceil(codePoints(text) / CHARS_PER_TOKEN);
 
 /** Tokens the assembled context may use: the budget less the system-prompt reserve. */
 export const availableTokens = (budget: number): number => Math.floor(budget * (1 - SYSTEM_PROMPT_RESERVE));
@@ -44,17 +40,3 @@ export function packGreedy<T>(ranked: readonly T[], capacity: number, options: P
 
 /** Same text up to case and spacing. */
 export const contentKey = (content: string): string => content.trim().replace(/\s+/g, ' ').toLowerCase();
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
-    }
-    count += 1;
-  }
-  return count;
-}

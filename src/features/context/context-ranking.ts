@@ -1,4 +1,4 @@
-import { SESSION_TOP_TURNS } from '../search/ranking/session-evidence.js';
+import { SESSION_TOP_TURNS } from '../../ranking/session-evidence.js';
 
 /**
  * Scoring of recalled messages for context assembly. Pure: the clock, the

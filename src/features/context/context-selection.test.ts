@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MessageHit } from '../../domain/search.js';
-import { estimateTokens } from './context-packing.js';
+import { estimateTokens } from '../../domain/token-count.js';
 import { renderContext, selectContext, type ContextCandidate } from './context-selection.js';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');

@@ -1,5 +1,6 @@
 import type { MessageHit } from '../../domain/search.js';
-import { availableTokens, contentKey, estimateTokens, packGreedy } from './context-packing.js';
+import { estimateTokens } from '../../domain/token-count.js';
+import { availableTokens, contentKey, packGreedy } from './context-packing.js';
 import {
   DEFAULT_TUNING, rankCandidates, type ContextRanking, type RankedCandidate, type RankingCandidate, type RelevanceTuning,
 } from './context-ranking.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import { renderContext, type SelectedMessage } from './context-selection.js';
-import { estimateTokens } from './context-packing.js';
+import { estimateTokens } from '../../domain/token-count.js';
 import { AssembleContextBody, AssembleContextResponse } from './context.schemas.js';
 import type { ContextService } from './context.service.js';
 

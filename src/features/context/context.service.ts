@@ -1,15 +1,19 @@
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import { PINNED_IMPORTANCE } from '../../domain/conversation.js';
-import { AppError, ValidationError } from '../../domain/errors.js';
+import { ErrorCode, UnavailableError, ValidationError } from '../../domain/errors.js';
 import { isInFolder, normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
-import { authorOf, namesAuthor, queryWords } from '../search/ranking/author-match.js';
+import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
 import { selectContext, type ContextCandidate, type Selection } from './context-selection.js';
 import { DEFAULT_CONTEXT_BUDGET, type AssembleContextBody, type ContextFormat } from './context.schemas.js';
+
+export { renderContext, type SelectedMessage } from './context-selection.js';
+/** Same text up to case and spacing: assembly keeps one copy; a caller can leave out texts it already has. */
+export { contentKey as sameTextKey } from './context-packing.js';
 
 /** The rankings context assembly recalls from; the search service provides them. */
 export interface RecallRankings {
@@ -82,15 +86,15 @@ export class ContextService {
   /** Validates and normalizes a request body (defaults, folders, the text variant's names). */
   toRequest(body: AssembleContextBody): AssembleRequest {
     const query = body.query.trim();
-    if (query === '') throw new ValidationError('query must not be blank');
+    if (query === '') throw new ValidationError('query must not be blank', ErrorCode.VALIDATION_ERROR, 'query');
     if (body.context_budget !== undefined && body.max_tokens !== undefined) {
-      throw new ValidationError('give either context_budget or max_tokens, not both');
+      throw new ValidationError('give either context_budget or max_tokens, not both', ErrorCode.VALIDATION_ERROR, 'max_tokens');
     }
     const excludedFolders = [...new Set((body.excluded_folders ?? []).map((folder, i) =>
       normalizeFolder(folder, this.deps.folderLimits, `excluded_folders[${i}]`)))];
     const preferredLabels = (body.preferred_labels ?? []).map((label) => label.trim());
     const blank = preferredLabels.findIndex((label) => label === '');
-    if (blank >= 0) throw new ValidationError(`preferred_labels[${blank}] must not be blank`);
+    if (blank >= 0) throw new ValidationError(`preferred_labels[${blank}] must not be blank`, ErrorCode.VALIDATION_ERROR, `preferred_labels[${blank}]`);
     return {
       query,
       preferredLabels,
@@ -188,7 +192,7 @@ export class ContextService {
     try {
       return await this.deps.rankings.semanticRanking(query, filter, CONTEXT_RECALL.semantic);
     } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 503) throw error;
+      if (!(error instanceof UnavailableError)) throw error;
       this.deps.log.warn({ err: error }, 'vector search unavailable; assembling context without semantic recall');
       return [];
     }

@@ -205,10 +205,10 @@ export class ConversationService {
 
   private label(label: string): string {
     const trimmed = label.trim();
-    if (trimmed === '') throw new ValidationError('label must not be empty');
-    if (hasControlCharacters(trimmed)) throw new ValidationError('label must not contain control characters');
+    if (trimmed === '') throw new ValidationError('label must not be empty', ErrorCode.VALIDATION_ERROR, 'label');
+    if (hasControlCharacters(trimmed)) throw new ValidationError('label must not contain control characters', ErrorCode.VALIDATION_ERROR, 'label');
     if (trimmed.length > this.deps.limits.maxLabelChars) {
-      throw new ValidationError(`label is longer than ${this.deps.limits.maxLabelChars} characters`);
+      throw new ValidationError(`label is longer than ${this.deps.limits.maxLabelChars} characters`, ErrorCode.VALIDATION_ERROR, 'label');
     }
     return trimmed;
   }
@@ -222,40 +222,40 @@ export class ConversationService {
 
   private importance(score: number): number {
     if (!Number.isInteger(score) || score < 1 || score > 10) {
-      throw new ValidationError('importance_score must be an integer from 1 to 10');
+      throw new ValidationError('importance_score must be an integer from 1 to 10', ErrorCode.VALIDATION_ERROR, 'importance_score');
     }
     return score;
   }
 
   private page({ offset, limit }: { offset: number; limit: number }): void {
     if (limit > this.deps.limits.maxPageSize) {
-      throw new ValidationError(`page_size must be at most ${this.deps.limits.maxPageSize}`);
+      throw new ValidationError(`page_size must be at most ${this.deps.limits.maxPageSize}`, ErrorCode.VALIDATION_ERROR, 'page_size');
     }
     // A page so far out that its offset is no longer an exact integer cannot be asked of the store.
-    if (!Number.isSafeInteger(offset)) throw new ValidationError('page is too large');
+    if (!Number.isSafeInteger(offset)) throw new ValidationError('page is too large', ErrorCode.VALIDATION_ERROR, 'page');
   }
 
   private messages(inputs: readonly MessageInput[], offset: number): MessageInput[] {
     const { maxMessageChars, maxMessagesPerConversation, maxMetadataBytes } = this.deps.limits;
     if (inputs.length > maxMessagesPerConversation) {
       throw new LimitExceededError(ErrorCode.TOO_MANY_MESSAGES,
-        `A conversation holds at most ${maxMessagesPerConversation} messages (${inputs.length} were sent)`);
+        `A conversation holds at most ${maxMessagesPerConversation} messages (${inputs.length} were sent)`, 'messages');
     }
     return inputs.map((input, index) => {
       const field = `messages[${offset + index}]`;
       if (characterCount(input.content, maxMessageChars) > maxMessageChars) {
         throw new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG,
-          `${field}.content is longer than ${maxMessageChars} characters`);
+          `${field}.content is longer than ${maxMessageChars} characters`, `${field}.content`);
       }
-      if (input.content.includes('\u0000')) throw new ValidationError(NUL_MESSAGE(`${field}.content`));
+      if (input.content.includes('\u0000')) throw new ValidationError(NUL_MESSAGE(`${field}.content`), ErrorCode.VALIDATION_ERROR, `${field}.content`);
       let timestamp: string | undefined;
       if (input.timestamp !== undefined) {
         const parsed = parseTimestamp(input.timestamp);
-        if (parsed === null) throw new ValidationError(`${field}.timestamp is not an ISO 8601 date-time`);
+        if (parsed === null) throw new ValidationError(`${field}.timestamp is not an ISO 8601 date-time`, ErrorCode.VALIDATION_ERROR, `${field}.timestamp`);
         timestamp = parsed;
       }
       if (input.metadata != null && boundedJsonBytes(input.metadata, `${field}.metadata`) > maxMetadataBytes) {
-        throw new ValidationError(`${field}.metadata is larger than ${maxMetadataBytes} bytes`);
+        throw new ValidationError(`${field}.metadata is larger than ${maxMetadataBytes} bytes`, ErrorCode.VALIDATION_ERROR, `${field}.metadata`);
       }
       return { role: input.role, content: input.content, timestamp, metadata: input.metadata ?? null };
     });

@@ -1,7 +1,7 @@
 import type { Logger } from '../../ports/logger.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EmbeddingQueue } from '../../ports/embedding-queue.js';
-import type { VectorIndexHolder } from '../search/vector-index.holder.js';
+import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
 
 export interface RebuildProgress {
   started_at: string;

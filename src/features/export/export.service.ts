@@ -50,7 +50,7 @@ export class ExportService {
     if (request.startDate !== undefined) echo.start_date = filter.from = parseDate(request.startDate, 'start_date', 'start');
     if (request.endDate !== undefined) echo.end_date = filter.to = parseDate(request.endDate, 'end_date', 'end');
     if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
-      throw new ValidationError('start_date must not be after end_date');
+      throw new ValidationError('start_date must not be after end_date', ErrorCode.VALIDATION_ERROR, 'start_date');
     }
     if (request.folder !== undefined) echo.folder = filter.folder = normalizeFolder(request.folder, this.deps.limits.folder);
     const exportedAt = this.deps.clock.now().toISOString();
@@ -128,7 +128,7 @@ function documentRecords(body: unknown): Array<{ raw: unknown; place: RecordPlac
 /** ISO 8601 date-time (zone-less means UTC), or a date: a start date means its first instant, an end date its last. */
 function parseDate(value: string, field: string, edge: 'start' | 'end'): string {
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw new ValidationError(`${field} must be an ISO 8601 date (2025-01-31) or date-time`);
+  if (parsed === null) throw new ValidationError(`${field} must be an ISO 8601 date (2025-01-31) or date-time`, ErrorCode.VALIDATION_ERROR, field);
   if (edge === 'end' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim())) return new Date(Date.parse(parsed) + 86_400_000 - 1).toISOString();
   return parsed;
 }

@@ -1,10 +1,11 @@
 import type { Logger } from '../../ports/logger.js';
-import { AppError, ErrorCode, ValidationError } from '../../domain/errors.js';
+import { ErrorCode, UnavailableError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
 import { labelFilter } from '../../domain/label.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
-import { UpstreamError, type EmbeddingProvider } from '../../ports/embedding-provider.js';
+import { UpstreamError } from '../../domain/upstream-error.js';
+import type { EmbeddingProvider } from '../../ports/embedding-provider.js';
 import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
@@ -13,7 +14,7 @@ import { fuseRankings } from './hybrid-fusion.js';
 import { propagateNeighbourScores } from './neighbour-propagation.js';
 import { DEFAULT_REFINEMENT, refineRanking, type Refinement } from './ranking/refine-ranking.js';
 import type { SearchFilters, SearchMode } from './search.schemas.js';
-import type { VectorIndexHolder } from './vector-index.holder.js';
+import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
 
 export interface SearchServiceDeps {
   provider: EmbeddingProvider;
@@ -140,7 +141,8 @@ export class SearchService {
       batch = await this.deps.provider.embed([query]);
     } catch (error) {
       if (error instanceof UpstreamError) {
-        throw new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE, `Semantic search is unavailable: ${error.message}`);
+        throw new UnavailableError(ErrorCode.UPSTREAM_UNAVAILABLE, `Semantic search is unavailable: ${error.message}`,
+          error.retryable, { cause: error });
       }
       throw error;
     }
@@ -158,21 +160,21 @@ export class SearchService {
     if (filters.importance_min !== undefined) filter.importanceMin = filters.importance_min;
     if (filters.importance_max !== undefined) filter.importanceMax = filters.importance_max;
     if (filter.importanceMin !== undefined && filter.importanceMax !== undefined && filter.importanceMin > filter.importanceMax) {
-      throw new ValidationError('filters.importance_min must not exceed filters.importance_max');
+      throw new ValidationError('filters.importance_min must not exceed filters.importance_max', ErrorCode.VALIDATION_ERROR, 'filters.importance_min');
     }
     if (filters.date_from !== undefined) filter.dateFrom = isoDate(filters.date_from, 'filters.date_from');
     if (filters.date_to !== undefined) filter.dateTo = isoDate(filters.date_to, 'filters.date_to');
     if (filter.dateFrom && filter.dateTo && filter.dateFrom > filter.dateTo) {
-      throw new ValidationError('filters.date_from must not be after filters.date_to');
+      throw new ValidationError('filters.date_from must not be after filters.date_to', ErrorCode.VALIDATION_ERROR, 'filters.date_from');
     }
     if (filters.archived !== undefined) filter.archived = filters.archived;
     return filter;
   }
 
   private checkWindow(offset: number, limit: number): void {
-    if (limit > this.deps.maxResults) throw new ValidationError(`limit must be at most ${this.deps.maxResults}`);
+    if (limit > this.deps.maxResults) throw new ValidationError(`limit must be at most ${this.deps.maxResults}`, ErrorCode.VALIDATION_ERROR, 'limit');
     if (offset + limit > this.deps.maxResults) {
-      throw new ValidationError(`offset + limit must be at most ${this.deps.maxResults}: results beyond are not ranked`);
+      throw new ValidationError(`offset + limit must be at most ${this.deps.maxResults}: results beyond are not ranked`, ErrorCode.VALIDATION_ERROR, 'offset');
     }
   }
 }
@@ -196,15 +198,16 @@ function scaleByBest(ranking: ScoredKey[]): ScoredKey[] {
   return ranking.map((item) => ({ key: item.key, score: best > 0 ? item.score / best : 0 }));
 }
 
-function modelChanged(recorded: string, current: string): AppError {
-  return new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE,
+/** Not retryable: it lasts until someone rebuilds the embeddings. */
+function modelChanged(recorded: string, current: string): UnavailableError {
+  return new UnavailableError(ErrorCode.UPSTREAM_UNAVAILABLE,
     `Semantic search is unavailable: vectors were made with ${recorded} but the bridge now serves ${current}; ` +
-    'run POST /api/v1/rebuild-embeddings');
+    'run POST /api/v1/rebuild-embeddings', false);
 }
 
 function isoDate(value: string, field: string): string {
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw new ValidationError(`${field} is not an ISO 8601 date-time`);
+  if (parsed === null) throw new ValidationError(`${field} is not an ISO 8601 date-time`, ErrorCode.VALIDATION_ERROR, field);
   return parsed;
 }
 

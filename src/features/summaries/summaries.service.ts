@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { AppError, ConversationNotFoundError, ErrorCode } from '../../domain/errors.js';
+import { ConversationNotFoundError, ErrorCode, UnavailableError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
-import { UpstreamError } from '../../ports/embedding-provider.js';
+import { UpstreamError } from '../../domain/upstream-error.js';
 import type { LanguageModel } from '../../ports/language-model.js';
 import type { SummaryLevel, SummaryStore } from '../../ports/summary-store.js';
 
@@ -159,7 +159,8 @@ export class SummariesService {
       result = await this.deps.language.summarize(texts, plan.targetWords);
     } catch (error) {
       if (error instanceof UpstreamError) {
-        throw new AppError(503, ErrorCode.UPSTREAM_UNAVAILABLE, `Summaries are unavailable: ${error.message}`);
+        throw new UnavailableError(ErrorCode.UPSTREAM_UNAVAILABLE, `Summaries are unavailable: ${error.message}`,
+          error.retryable, { cause: error });
       }
       throw error;
     }

@@ -1,6 +1,6 @@
 import type { MessageHit, ScoredKey } from '../../../domain/search.js';
-import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from './author-match.js';
-import { passSessionEvidence } from './session-evidence.js';
+import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from '../../../ranking/author-match.js';
+import { passSessionEvidence } from '../../../ranking/session-evidence.js';
 
 /** The second ranking stage after fusion and neighbour propagation; 0 switches a component off. */
 export interface Refinement {

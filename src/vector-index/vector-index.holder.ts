@@ -1,6 +1,6 @@
-import type { Logger } from '../../ports/logger.js';
-import type { EmbeddingModelInfo, EmbeddingQueue } from '../../ports/embedding-queue.js';
-import type { OpenVectorIndex, VectorIndex } from '../../ports/vector-index.js';
+import type { Logger } from '../ports/logger.js';
+import type { EmbeddingModelInfo, EmbeddingQueue } from '../ports/embedding-queue.js';
+import type { OpenVectorIndex, VectorIndex } from '../ports/vector-index.js';
 
 export interface ModelMismatch {
   recorded: EmbeddingModelInfo;

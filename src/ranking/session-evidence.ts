@@ -1,4 +1,4 @@
-import type { ScoredKey } from '../../../domain/search.js';
+import type { ScoredKey } from '../domain/search.js';
 
 /**
  * Share of a session's evidence passed on to each of its turns. A session

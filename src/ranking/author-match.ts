@@ -1,4 +1,4 @@
-import type { ScoredKey } from '../../../domain/search.js';
+import type { ScoredKey } from '../domain/search.js';
 
 /**
  * Share of the score a message gains when its author is named in the query.
