@@ -29,13 +29,15 @@ describe('rate limit shared across replicas through Redis', { skip }, () => {
   const limited = { enabled: true, store: 'redis' as const, redis_url: REDIS_URL, requests_per_second: 2, burst_size: 4 };
   let a: RunningService;
   let b: RunningService;
-  before(async () => {
-    [a, b] = await Promise.all([
-      startService({ apiKey, overrides: { rate_limit: limited } }),
-      startService({ apiKey, overrides: { rate_limit: limited } }),
-    ]);
-  });
-  after(async () => { await Promise.all([a.stop(), b.stop()]); });
+  // Each replica is stopped even when the other failed to start, so a failed start cannot hold the run open.
+  const started: RunningService[] = [];
+  const replica = async () => {
+    const service = await startService({ apiKey, overrides: { rate_limit: limited } });
+    started.push(service);
+    return service;
+  };
+  before(async () => { [a, b] = await Promise.all([replica(), replica()]); });
+  after(async () => { await Promise.all(started.map((service) => service.stop())); });
 
   it('one key\'s requests through two replicas draw on one bucket', async () => {
     const statuses: number[] = [];
