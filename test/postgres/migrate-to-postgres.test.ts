@@ -34,7 +34,7 @@ describe('moving a SQLite store to PostgreSQL', () => {
     }
     await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: 'all 14 source messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 14 });
     assert.equal((await source.api('POST', '/api/v1/summarize', { conversation_id: ids[0], level: 'daily' })).status, 200);
-    await source.stop();
+    await source.stop({ keepData: true });
   });
 
   after(async () => {
