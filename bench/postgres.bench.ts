@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '../src/adapters/postgres/postgres-pool.js';
-import { startLocalStack } from '../scripts/lib/local-stack.js';
+import { startService } from '../test/helpers/service-harness.js';
 import { startPgliteServer } from '../scripts/lib/pglite-server.js';
 import { generateConversation } from './lib/corpus.js';
 import { createHttpClient, type HttpClient } from './lib/http-client.js';
@@ -31,7 +31,7 @@ export const scenario: Scenario = {
     const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-bench-pg-'));
     const pglite = context.string('url') === '' ? await startPgliteServer() : null;
     const url = pglite?.url ?? context.string('url');
-    const stack = await startLocalStack({
+    const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' },
       dataDir, overrides: { storage: { driver: 'postgres', url, pool_size: 8 }, embedding_worker: { batch_size: 128 } },
     });
     const client = createHttpClient(stack.baseUrl, stack.apiKey, 8);
@@ -58,7 +58,7 @@ export const scenario: Scenario = {
         ...summarize([pipelineMs], 0, pipelineMs), error_samples: [],
         note: `${round((total / pipelineMs) * 1000, 0)} messages/s through the pipeline` });
       measurements.push(...await searchLatency(client, { requests: context.number('requests'), group: `at ${total}`, maxDurationMs: 120_000, warmup: 10 }));
-      measurements.push(await recallAgainstExact(stack.bridgeUrl, client, url, 30, total));
+      measurements.push(await recallAgainstExact(stack.bridgeUrl!, client, url, 30, total));
       return {
         dataset: { messages: total, conversations, server: pglite ? 'PGlite (PostgreSQL 18 + pgvector 0.8, WASM, 1 thread)' : url.replace(/\/\/[^@]*@/, '//') },
         seeding: [{ method: 'HTTP POST /api/v1/conversations, concurrency 8', count: total, wall_ms: round(acknowledgedMs, 0),
@@ -68,7 +68,7 @@ export const scenario: Scenario = {
       };
     } finally {
       client.close();
-      await stack.close();
+      await stack.stop();
       await pglite?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@
  * Search figures: builtin embedding throughput, ingest-to-searchable latency,
  * semantic (HNSW) search latency and its recall@10 against exact search, and
  * full-text latency, at two store sizes. Runs the real bridge (builtin offline
- * engine) and controller in this process (scripts/lib/local-stack.ts), so
+ * engine) and controller in this process (test/helpers/service-harness.ts), so
  * embedding and serving share one event loop: figures are conservative.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
-import { SHARED_MODEL_CACHE, startLocalStack, type LocalStack } from '../scripts/lib/local-stack.js';
+import { SHARED_MODEL_CACHE, startService, type RunningService } from '../test/helpers/service-harness.js';
 import { generateConversation } from './lib/corpus.js';
 import { createHttpClient } from './lib/http-client.js';
 import type { Measurement, Scenario, SeedingStep } from './lib/scenario.js';
@@ -34,7 +34,7 @@ export const scenario: Scenario = {
     const seeding: SeedingStep[] = [];
     const dataset: Record<string, number | string> = {};
     const search = context.string('refinement') === 'off' ? { author_weight: 0, session_weight: 0 } : {};
-    const stack = await startLocalStack({ dataDir, overrides: { embedding_worker: { batch_size: 128 }, search } });
+    const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir, overrides: { embedding_worker: { batch_size: 128 }, search } });
     const client = createHttpClient(stack.baseUrl, stack.apiKey, 8);
     try {
       measurements.push(await embedderThroughput(context.number('embed-sample')));
@@ -74,7 +74,7 @@ export const scenario: Scenario = {
       };
     } finally {
       client.close();
-      await stack.close();
+      await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   },
@@ -101,7 +101,7 @@ async function embedderThroughput(count: number): Promise<Measurement> {
 }
 
 /** From POST (acknowledged) to the first semantic query that returns the new message. */
-async function ingestToSearchable(stack: LocalStack, samples: number, size: number): Promise<Measurement> {
+async function ingestToSearchable(stack: RunningService, samples: number, size: number): Promise<Measurement> {
   const latencies: number[] = [];
   for (let i = 0; i < samples; i += 1) {
     const marker = `zebrafish${size}x${i} aquarium lighting schedule`;
@@ -128,7 +128,7 @@ async function ingestToSearchable(stack: LocalStack, samples: number, size: numb
 
 
 /** Top-10 of the HNSW path (semantic mode, no filter) against exact cosine over every stored vector. */
-async function recallAgainstExact(stack: LocalStack, dataDir: string, queries: number, size: number): Promise<Measurement> {
+async function recallAgainstExact(stack: RunningService, dataDir: string, queries: number, size: number): Promise<Measurement> {
   const db = new BetterSqlite3(join(dataDir, 'memsvc.db'), { readonly: true });
   try {
     const rows = db.prepare('SELECT m.id, v.vector FROM message_vectors v JOIN messages m ON m.seq = v.message_seq')

@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack } from './lib/local-stack.js';
+import { startService } from '../test/helpers/service-harness.js';
 
 const VOCABULARY = (
   'database migration deadlock index query table schema backup restore server deploy release build test ' +
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const words = (min: number, max: number) =>
     Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => pick(VOCABULARY)).join(' ');
   const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-context-bench-'));
-  const stack = await startLocalStack({ dataDir });
+  const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir });
   try {
     const started = performance.now();
     const perConversation = 100;
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
         `${(messages / args.queries).toFixed(1)} |`);
     }
   } finally {
-    await stack.close();
+    await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

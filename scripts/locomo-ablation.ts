@@ -27,7 +27,7 @@ import { passSessionEvidence, SESSION_WEIGHT } from '../src/ranking/session-evid
 import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../src/features/search/ranking/pseudo-relevance.js';
 import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/ranking/author-match.js';
 import { evidenceIds, sessionKeys, type Sample, type Turn } from './lib/locomo.js';
-import { SHARED_MODEL_CACHE } from './lib/local-stack.js';
+import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 
 const KS = [5, 10, 20] as const;
 const CATEGORIES = [1, 2, 3, 4] as const;

@@ -30,7 +30,7 @@ import { packRanked, type ContextCandidate } from '../src/features/context/conte
 import {
   folderOf, loadSample, questionsOf, sessionKeys, sessionStart, type Question, type Sample, type Turn,
 } from './lib/locomo.js';
-import { startLocalStack, type LocalStack } from './lib/local-stack.js';
+import { startService, type RunningService } from '../test/helpers/service-harness.js';
 
 
 const BUDGETS = [1000, 2000, 4000] as const;
@@ -71,7 +71,7 @@ const share = (evidence: Set<string>, ids: ReadonlyArray<string | undefined>) =>
 const diaIdOf = (metadata: Record<string, unknown> | null) =>
   typeof metadata?.dia_id === 'string' ? metadata.dia_id : undefined;
 
-async function measure(stack: LocalStack, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
+async function measure(stack: RunningService, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
   const coverage: Record<string, number[]> = {};
   const latencies: Record<string, number[]> = {};
   for (const question of questions) {
@@ -106,7 +106,7 @@ async function measure(stack: LocalStack, clock: SettableClock, samples: readonl
 }
 
 /** Grids the relevance ranking's weights over candidates recalled once per question. */
-async function tune(stack: LocalStack, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
+async function tune(stack: RunningService, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
   const { context } = stack.controller;
   const recalled: Array<{ question: Question; now: Date; candidates: ContextCandidate[] }> = [];
   for (const question of questions) {
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   const samples = (JSON.parse(readFileSync(args.dataPath, 'utf8')) as Sample[]).slice(0, args.samples);
   const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-locomo-context-'));
   const clock = new SettableClock();
-  const stack = await startLocalStack({ dataDir, clock });
+  const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir, clock });
   try {
     const loadStarted = performance.now();
     let turns = 0;
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     if (args.tune) await tune(stack, clock, samples, questions);
     await measure(stack, clock, samples, questions);
   } finally {
-    await stack.close();
+    await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -14,7 +14,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startLocalStack, type LocalStack } from './lib/local-stack.js';
+import { startService, type RunningService } from '../test/helpers/service-harness.js';
 import { folderOf, loadSample, questionsOf, type Sample } from './lib/locomo.js';
 import { startPgliteServer } from './lib/pglite-server.js';
 import { toMatchAnyQuery } from '../src/features/search/fts-query.js';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-locomo-'));
   // --driver postgres: the same run on the postgres driver (Postgres 18 + pgvector in PGlite, single-threaded WASM).
   const pg = args.driver === 'postgres' ? await startPgliteServer() : null;
-  const stack = await startLocalStack({ dataDir, ...(pg ? { overrides: { storage: { driver: 'postgres', url: pg.url } } } : {}) });
+  const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir, ...(pg ? { overrides: { storage: { driver: 'postgres', url: pg.url } } } : {}) });
   try {
     const loadStarted = performance.now();
     let turns = 0;
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       console.log(`| ${label} | ${cells.join(' | ')} | ${pct(sorted, 0.5).toFixed(1)} | ${pct(sorted, 0.95).toFixed(1)} |`);
     }
   } finally {
-    await stack.close();
+    await stack.stop();
     await pg?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -91,7 +91,7 @@ const MODE_LABELS: Record<string, string> = {
 };
 
 /** The dia_ids of the top 20 hits. `bm25` is the baseline: plain full-text search over each turn's own words. */
-async function ask(stack: LocalStack, mode: string, question: string, folder: string): Promise<Array<string | undefined>> {
+async function ask(stack: RunningService, mode: string, question: string, folder: string): Promise<Array<string | undefined>> {
   if (mode === 'bm25') {
     const match = toMatchAnyQuery(question);
     if (match === null) return [];

@@ -1,4 +1,4 @@
-import type { LocalStack } from './local-stack.js';
+import type { ServiceClient } from '../../test/helpers/service-harness.js';
 
 /**
  * Reading the LoCoMo data set (see ../shared/datasets/README.md) and loading
@@ -36,7 +36,7 @@ export function sessionKeys(sample: Sample): string[] {
 }
 
 /** Creates the sample's conversations through the API; returns the number of turns stored. */
-export async function loadSample(stack: LocalStack, sample: Sample): Promise<number> {
+export async function loadSample(stack: ServiceClient, sample: Sample): Promise<number> {
   let turns = 0;
   for (const key of sessionKeys(sample)) {
     const list = sample.conversation[key] as Turn[];

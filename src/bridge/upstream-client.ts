@@ -22,6 +22,8 @@ export interface UpstreamClientOptions {
   fetch?: typeof fetch;
   /** Injected for deterministic tests; default Math.random. */
   random?: () => number;
+  /** The wait between attempts; injected by tests to see the backoff without waiting it out. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface RequestOptions {
@@ -52,6 +54,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch;
   const random = options.random ?? Math.random;
+  const pause = options.sleep ?? sleep;
   const baseDelay = options.retryBaseDelayMs ?? 250;
   const maxDelay = options.maxRetryDelayMs ?? 10_000;
 
@@ -128,7 +131,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         // Full jitter: anywhere in [backoff/2, backoff]; Retry-After wins when larger.
         const jittered = backoff / 2 + random() * (backoff / 2);
         const delay = Math.min(maxDelay, Math.max(jittered, err.retryAfterMs ?? 0));
-        await sleep(delay, request?.signal);
+        await pause(delay, request?.signal);
       }
     }
   }

@@ -1,6 +1,5 @@
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createRateLimiter } from './rate-limit.js';
 
 describe('createRateLimiter', () => {
@@ -39,12 +38,17 @@ describe('createRateLimiter', () => {
     assert.ok(!refused.allowed && refused.retryAfterSeconds === 2, 'one request per 2 s');
   });
 
-  it('allows again once the window has passed, while the spent burst stays spent', async () => {
+  it('allows again once the window has passed, while the spent burst stays spent', async (t) => {
+    // The limiter's windows follow Date.now() and its timers; a fake clock moves them without waiting.
+    mock.timers.enable({ apis: ['Date', 'setTimeout'] });
+    t.after(() => mock.timers.reset());
     const limit = createRateLimiter({ requestsPerSecond: 1, burstSize: 2 });
     assert.equal((await limit('k')).allowed, true);
     assert.equal((await limit('k')).allowed, true, 'the burst allowance');
     assert.equal((await limit('k')).allowed, false);
-    await sleep(1050);
+    mock.timers.tick(999);
+    assert.equal((await limit('k')).allowed, false, 'still inside the first window');
+    mock.timers.tick(2);
     assert.equal((await limit('k')).allowed, true, 'the steady allowance is back');
     assert.equal((await limit('k')).allowed, false, 'the burst pool refills more slowly');
   });

@@ -1,13 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { countConversations } from '../helpers/fixtures.js';
 
 const UNAUTHORIZED = { error: 'Invalid or missing API key', code: 'UNAUTHORIZED' };
 
 describe('authentication', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  let server: RunningService;
+  before(async () => { server = await startService(); });
   after(() => server.stop());
 
   const list = (headers: Record<string, string>) => server.raw('GET', '/api/v1/conversations', { headers });
@@ -15,7 +16,7 @@ describe('authentication', () => {
   it('refuses a request without a key', async () => {
     const response = await list({});
     assert.equal(response.status, 401);
-    assert.deepEqual(response.json, UNAUTHORIZED);
+    assert.deepEqual(response.body, UNAUTHORIZED);
   });
 
   it('refuses a wrong key in either header form', async () => {
@@ -30,7 +31,7 @@ describe('authentication', () => {
     ]) {
       const response = await list(headers);
       assert.equal(response.status, 401, JSON.stringify(headers));
-      assert.deepEqual(response.json, UNAUTHORIZED);
+      assert.deepEqual(response.body, UNAUTHORIZED);
     }
   });
 
@@ -46,7 +47,10 @@ describe('authentication', () => {
       headers: { 'content-type': 'application/json', authorization: 'Bearer nope' },
     });
     assert.equal(response.status, 401);
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).json.count, 0);
+    assert.equal(await countConversations(server), 0);
+    // Control: the same write with the key is stored, and the same probe sees it.
+    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'sneaky', messages: [] })).status, 201);
+    assert.equal(await countConversations(server), 1);
   });
 
   it('guards every business endpoint and /stats', async () => {
@@ -63,7 +67,7 @@ describe('authentication', () => {
     }
   });
 
-  it('/health, /metrics, /openapi.json and /docs need no key', async () => {
+  it('/health, /metrics, /openapi.body and /docs need no key', async () => {
     assert.equal((await server.raw('GET', '/health')).status, 200);
     assert.equal((await server.raw('GET', '/metrics')).status, 200);
     assert.equal((await server.raw('GET', '/openapi.json')).status, 200);
@@ -72,9 +76,9 @@ describe('authentication', () => {
 });
 
 describe('rate limit (2 per second, burst 3)', () => {
-  let server: TestServer;
+  let server: RunningService;
   before(async () => {
-    server = await startTestServer({ overrides: { rate_limit: { requests_per_second: 2, burst_size: 3 } } });
+    server = await startService({ overrides: { rate_limit: { requests_per_second: 2, burst_size: 3 } } });
   });
   after(() => server.stop());
 
@@ -89,16 +93,20 @@ describe('rate limit (2 per second, burst 3)', () => {
       assert.match(response.headers.get('ratelimit-reset') ?? '', /^[1-9]\d*$/);
     }
     const limited = responses.find((r) => r.status === 429)!;
-    assert.deepEqual(Object.keys(limited.json).sort(), ['code', 'error']);
-    assert.equal(limited.json.code, 'RATE_LIMITED');
+    assert.deepEqual(Object.keys(limited.body).sort(), ['code', 'error']);
+    assert.equal(limited.body.code, 'RATE_LIMITED');
     assert.equal(limited.headers.get('ratelimit-remaining'), '0');
     const retryAfter = Number(limited.headers.get('retry-after'));
     assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 10, `Retry-After ${retryAfter}`);
 
     assert.equal((await server.api('GET', '/health')).status, 200, 'public endpoints are not limited');
 
-    await sleep(retryAfter * 1000 + 50);
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).status, 200, 'allowed again after Retry-After');
+    await waitFor(() => server.api('GET', '/api/v1/conversations/count'), {
+      what: `a 200 once the ${retryAfter} s of Retry-After have passed`,
+      until: (response) => response.status === 200,
+      timeoutMs: retryAfter * 1000 + 5_000,
+      intervalMs: 100,
+    });
   });
 
   it('throttles wrong keys per address without spending the valid key', async () => {

@@ -1,19 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  ManualClock,
-  NIL_UUID,
-  createConversation,
-  startTestServer,
-  type TestServer,
-} from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { createConversation, NIL_UUID } from '../helpers/fixtures.js';
+import { ManualClock } from '../helpers/fakes.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('create and get', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock('2025-03-01T10:00:00.000Z');
-  before(async () => { server = await startTestServer({ clock }); });
+  before(async () => { server = await startService({ clock }); });
   after(() => server.stop());
 
   it('creates an active conversation with computed counts and returns 201', async () => {
@@ -26,7 +22,7 @@ describe('create and get', () => {
       ],
     });
     assert.equal(response.status, 201);
-    const body = response.json;
+    const body = response.body;
     assert.match(body.id, UUID_V4);
     assert.equal(body.conversation_id, body.id);
     assert.equal(body.label, 'Design review');
@@ -43,26 +39,26 @@ describe('create and get', () => {
   it('defaults the folder to "/" and accepts an empty message list', async () => {
     const response = await server.api('POST', '/api/v1/conversations', { label: 'Empty', messages: [] });
     assert.equal(response.status, 201);
-    assert.equal(response.json.folder, '/');
-    assert.equal(response.json.message_count, 0);
-    assert.equal(response.json.word_count, 0);
-    assert.equal(response.json.session_count, 1);
+    assert.equal(response.body.folder, '/');
+    assert.equal(response.body.message_count, 0);
+    assert.equal(response.body.word_count, 0);
+    assert.equal(response.body.session_count, 1);
   });
 
   it('takes importance_score and its alias importance', async () => {
     const a = await server.api('POST', '/api/v1/conversations', { label: 'A', messages: [], importance_score: 8 });
     const b = await server.api('POST', '/api/v1/conversations', { label: 'B', messages: [], importance: 3 });
-    assert.equal(a.json.importance_score, 8);
-    assert.equal(b.json.importance_score, 3);
-    const stored = await server.api('GET', `/api/v1/conversations/${b.json.id}`);
-    assert.equal(stored.json.importance_score, 3);
+    assert.equal(a.body.importance_score, 8);
+    assert.equal(b.body.importance_score, 3);
+    const stored = await server.api('GET', `/api/v1/conversations/${b.body.id}`);
+    assert.equal(stored.body.importance_score, 3);
   });
 
   it('gets a conversation by id, without messages unless asked', async () => {
     const id = await createConversation(server, { label: 'Fetch me', folder: '/home' });
     const response = await server.api('GET', `/api/v1/conversations/${id}`);
     assert.equal(response.status, 200);
-    const body = response.json;
+    const body = response.body;
     assert.equal(body.id, id);
     assert.equal(body.conversation_id, id);
     assert.equal(body.label, 'Fetch me');
@@ -87,7 +83,7 @@ describe('create and get', () => {
     });
     const response = await server.api('GET', `/api/v1/conversations/${id}?include=messages`);
     assert.equal(response.status, 200);
-    const messages = response.json.messages;
+    const messages = response.body.messages;
     assert.deepEqual(messages.map((m: any) => [m.position, m.role, m.content]),
       [[0, 'user', 'first'], [1, 'assistant', 'second'], [2, 'system', 'third']]);
     for (const message of messages) {
@@ -103,11 +99,11 @@ describe('create and get', () => {
 });
 
 describe('list', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock();
   const ids: Record<string, string> = {};
   before(async () => {
-    server = await startTestServer({ clock });
+    server = await startService({ clock });
     const specs = [
       { key: 'alpha', label: 'alpha', folder: '/work', importance: 2 },
       { key: 'beta', label: 'beta', folder: '/work/backend', importance: 7 },
@@ -129,7 +125,7 @@ describe('list', () => {
   const list = async (query = '') => {
     const response = await server.api('GET', `/api/v1/conversations${query}`);
     assert.equal(response.status, 200, response.text);
-    return response.json;
+    return response.body;
   };
   const labelsOf = (body: any) => body.results.map((r: any) => r.label);
   const idsOf = (body: any) => body.results.map((r: any) => r.conversation_id);
@@ -217,12 +213,12 @@ describe('list', () => {
 });
 
 describe('updates', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock('2025-05-05T05:00:00.000Z');
-  before(async () => { server = await startTestServer({ clock }); });
+  before(async () => { server = await startService({ clock }); });
   after(() => server.stop());
 
-  const get = async (id: string) => (await server.api('GET', `/api/v1/conversations/${id}`)).json;
+  const get = async (id: string) => (await server.api('GET', `/api/v1/conversations/${id}`)).body;
 
   it('PUT label changes label and folder, answers 200 with an empty body and bumps updated_at', async () => {
     const id = await createConversation(server);
@@ -294,12 +290,12 @@ describe('updates', () => {
 });
 
 describe('state transitions', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  let server: RunningService;
+  before(async () => { server = await startService(); });
   after(() => server.stop());
 
   const state = async (id: string) => {
-    const body = (await server.api('GET', `/api/v1/conversations/${id}`)).json;
+    const body = (await server.api('GET', `/api/v1/conversations/${id}`)).body;
     return { status: body.status, importance: body.importance_score, pinned: body.pinned };
   };
   const put = async (id: string, action: string, body?: unknown) => {
@@ -354,9 +350,9 @@ describe('state transitions', () => {
 });
 
 describe('count and folder tree', () => {
-  let server: TestServer;
+  let server: RunningService;
   before(async () => {
-    server = await startTestServer();
+    server = await startService();
     for (const [label, folder] of [
       ['x', '/'], ['x', '/work'], ['y', '/work/backend'], ['y', '/work/backend'], ['x', '/workshop'], ['z', '/home/notes'],
     ] as const) {
@@ -368,7 +364,7 @@ describe('count and folder tree', () => {
   const count = async (query = '') => {
     const response = await server.api('GET', `/api/v1/conversations/count${query}`);
     assert.equal(response.status, 200, response.text);
-    return response.json.count;
+    return response.body.count;
   };
 
   it('counts globally, by label and by folder subtree', async () => {
@@ -384,13 +380,13 @@ describe('count and folder tree', () => {
   it('rejects label and folder together with 400', async () => {
     const response = await server.api('GET', '/api/v1/conversations/count?label=x&folder=/work');
     assert.equal(response.status, 400);
-    assert.equal(response.json.code, 'INVALID_FILTER');
+    assert.equal(response.body.code, 'INVALID_FILTER');
   });
 
   it('GET /folders returns every folder with direct and subtree counts', async () => {
     const response = await server.api('GET', '/api/v1/folders');
     assert.equal(response.status, 200);
-    assert.deepEqual(response.json.folders, [
+    assert.deepEqual(response.body.folders, [
       { folder: '/', count: 1, total: 6 },
       { folder: '/home', count: 0, total: 1 },
       { folder: '/home/notes', count: 1, total: 1 },
@@ -402,9 +398,9 @@ describe('count and folder tree', () => {
 });
 
 describe('messages', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock('2025-06-01T12:00:00.000Z');
-  before(async () => { server = await startTestServer({ clock }); });
+  before(async () => { server = await startService({ clock }); });
   after(() => server.stop());
 
   it('appending updates counts and updated_at and returns the new messages', async () => {
@@ -414,14 +410,14 @@ describe('messages', () => {
       messages: [{ role: 'user', content: 'three more words' }, { role: 'assistant', content: 'ok' }],
     });
     assert.equal(response.status, 201, response.text);
-    assert.equal(response.json.conversation_id, id);
-    assert.equal(response.json.message_count, 4);
-    assert.equal(response.json.word_count, 4 + 4);
-    assert.equal(response.json.session_count, 1);
-    assert.deepEqual(response.json.messages.map((m: any) => [m.position, m.content]), [[2, 'three more words'], [3, 'ok']]);
-    assert.equal(response.json.messages[0].timestamp, later);
+    assert.equal(response.body.conversation_id, id);
+    assert.equal(response.body.message_count, 4);
+    assert.equal(response.body.word_count, 4 + 4);
+    assert.equal(response.body.session_count, 1);
+    assert.deepEqual(response.body.messages.map((m: any) => [m.position, m.content]), [[2, 'three more words'], [3, 'ok']]);
+    assert.equal(response.body.messages[0].timestamp, later);
 
-    const stored = (await server.api('GET', `/api/v1/conversations/${id}`)).json;
+    const stored = (await server.api('GET', `/api/v1/conversations/${id}`)).body;
     assert.equal(stored.message_count, 4);
     assert.equal(stored.word_count, 8);
     assert.equal(stored.updated_at, later);
@@ -435,7 +431,7 @@ describe('messages', () => {
     const page = async (query: string) => {
       const response = await server.api('GET', `/api/v1/conversations/${id}/messages${query}`);
       assert.equal(response.status, 200, response.text);
-      return response.json;
+      return response.body;
     };
     const all = await page('');
     assert.equal(all.total, 5);
@@ -461,13 +457,13 @@ describe('messages', () => {
         messages: [{ role: 'user', content: 'next', timestamp }],
       });
       assert.equal(response.status, 201, response.text);
-      return response.json.session_count;
+      return response.body.session_count;
     };
     assert.equal(await append('2025-01-01T09:40:00Z'), 1, 'exactly 30 minutes is the same session');
     assert.equal(await append('2025-01-01T10:10:01Z'), 2, 'over 30 minutes starts session 2');
     assert.equal(await append('2025-01-01T10:20:00Z'), 2);
     assert.equal(await append('2025-01-02T08:00:00Z'), 3);
-    assert.equal((await server.api('GET', `/api/v1/conversations/${id}`)).json.session_count, 3);
+    assert.equal((await server.api('GET', `/api/v1/conversations/${id}`)).body.session_count, 3);
   });
 
   it('counts sessions inside a single create as well', async () => {
@@ -479,14 +475,14 @@ describe('messages', () => {
         { role: 'user', content: 'c', timestamp: '2025-01-01T13:00:00Z' },
       ],
     });
-    assert.equal(response.json.session_count, 3);
+    assert.equal(response.body.session_count, 3);
   });
 });
 
 describe('details a careful client relies on', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock('2025-03-01T10:00:00.000Z');
-  before(async () => { server = await startTestServer({ clock }); });
+  before(async () => { server = await startService({ clock }); });
   after(() => server.stop());
 
   it('reads message timestamps without a zone as UTC, as the spec writes them', async () => {
@@ -497,45 +493,45 @@ describe('details a careful client relies on', () => {
       ],
     });
     assert.equal(created.status, 201);
-    const messages = await server.api('GET', `/api/v1/conversations/${created.json.id}/messages`);
-    assert.deepEqual(messages.json.results.map((m: any) => m.timestamp),
+    const messages = await server.api('GET', `/api/v1/conversations/${created.body.id}/messages`);
+    assert.deepEqual(messages.body.results.map((m: any) => m.timestamp),
       ['2025-02-01T08:30:00.000Z', '2025-02-01T08:30:00.000Z']);
     const bad = await server.api('POST', '/api/v1/conversations', {
       label: 'zones', messages: [{ role: 'user', content: 'x', timestamp: '2025-02-30T08:30:00' }],
     });
     assert.equal(bad.status, 400);
-    assert.match(bad.json.error, /messages\[0\]\.timestamp/);
+    assert.match(bad.body.error, /messages\[0\]\.timestamp/);
   });
 
   it('rejects control characters in labels', async () => {
     const response = await server.api('POST', '/api/v1/conversations', { label: 'bad\u0000label', messages: [] });
     assert.equal(response.status, 400);
-    assert.match(response.json.error, /control characters/);
+    assert.match(response.body.error, /control characters/);
   });
 
   it('a read returns the access it records', async () => {
     const id = await createConversation(server);
     clock.advance(60_000);
     const read = await server.api('GET', `/api/v1/conversations/${id}`);
-    assert.equal(read.json.last_accessed, clock.now().toISOString());
+    assert.equal(read.body.last_accessed, clock.now().toISOString());
   });
 
   it('count echoes the folder as applied', async () => {
     const response = await server.api('GET', '/api/v1/conversations/count?folder=/work//backend/');
     assert.equal(response.status, 200);
-    assert.equal(response.json.folder, '/work/backend');
+    assert.equal(response.body.folder, '/work/backend');
   });
 });
 
 describe('access tracking', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock('2025-03-01T10:00:00.000Z');
-  before(async () => { server = await startTestServer({ clock }); });
+  before(async () => { server = await startService({ clock }); });
   after(() => server.stop());
 
   it('paging through messages records an access, listing conversations does not', async () => {
     const id = await createConversation(server);
-    const created = (await server.api('GET', `/api/v1/conversations/${id}`)).json.last_accessed;
+    const created = (await server.api('GET', `/api/v1/conversations/${id}`)).body.last_accessed;
     clock.advance(3_600_000);
     await server.api('GET', '/api/v1/conversations');
     assert.equal((await server.controller.store.get(id))!.lastAccessedAt, created);

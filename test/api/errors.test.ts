@@ -1,29 +1,23 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  ManualClock,
-  UNKNOWN_ID,
-  conversationBody,
-  createConversation,
-  startTestServer,
-  type ApiResponse,
-  type TestServer,
-} from '../helpers/test-server.js';
+import { type ApiResponse, type RunningService, startService } from '../helpers/service-harness.js';
+import { conversationBody, countConversations, createConversation, UNKNOWN_ID } from '../helpers/fixtures.js';
+import { ManualClock } from '../helpers/fakes.js';
 
 /** Every error is JSON with a message and a stable code. */
 function assertError(response: ApiResponse, status: number, code?: string, message?: string | RegExp): void {
   assert.equal(response.status, status, `expected ${status}, got ${response.status}: ${response.text}`);
   assert.match(response.headers.get('content-type') ?? '', /application\/json/);
-  assert.equal(typeof response.json?.error, 'string');
-  assert.equal(typeof response.json?.code, 'string');
-  if (code !== undefined) assert.equal(response.json.code, code);
-  if (typeof message === 'string') assert.equal(response.json.error, message);
-  else if (message) assert.match(response.json.error, message);
+  assert.equal(typeof response.body?.error, 'string');
+  assert.equal(typeof response.body?.code, 'string');
+  if (code !== undefined) assert.equal(response.body.code, code);
+  if (typeof message === 'string') assert.equal(response.body.error, message);
+  else if (message) assert.match(response.body.error, message);
 }
 
 describe('400 on bad create bodies', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  let server: RunningService;
+  before(async () => { server = await startService(); });
   after(() => server.stop());
 
   const create = (body: unknown) => server.api('POST', '/api/v1/conversations', body);
@@ -97,16 +91,18 @@ describe('400 on bad create bodies', () => {
   });
 
   it('nothing was created by any of the rejected requests', async () => {
-    const count = await server.api('GET', '/api/v1/conversations/count');
-    assert.equal(count.json.count, 0);
+    assert.equal(await countConversations(server), 0);
+    // Control: a valid create is seen by the same probe.
+    await createConversation(server);
+    assert.equal(await countConversations(server), 1);
   });
 });
 
 describe('400 on bad updates, appends and queries', () => {
-  let server: TestServer;
+  let server: RunningService;
   let id: string;
   before(async () => {
-    server = await startTestServer();
+    server = await startService();
     id = await createConversation(server);
   });
   after(() => server.stop());
@@ -178,10 +174,10 @@ describe('400 on bad updates, appends and queries', () => {
 });
 
 describe('never a 500 for bad input', () => {
-  let server: TestServer;
+  let server: RunningService;
   let id: string;
   before(async () => {
-    server = await startTestServer();
+    server = await startService();
     id = await createConversation(server);
   });
   after(() => server.stop());
@@ -208,10 +204,10 @@ describe('never a 500 for bad input', () => {
     for (const [method, path, body] of cases) {
       const response = await server.api(method, path, body);
       assert.ok(response.status >= 400 && response.status < 500, `${method} ${path.slice(0, 80)}: ${response.status} ${response.text}`);
-      assert.equal(typeof response.json?.error, 'string', `${method} ${path.slice(0, 80)}`);
-      assert.equal(typeof response.json?.code, 'string');
+      assert.equal(typeof response.body?.error, 'string', `${method} ${path.slice(0, 80)}`);
+      assert.equal(typeof response.body?.code, 'string');
     }
-    const stats = (await server.api('GET', '/stats')).json;
+    const stats = (await server.api('GET', '/stats')).body;
     assert.equal(stats.errors_total, 0, 'no request ended in a server error');
     assert.equal(stats.total_conversations, 1);
   });
@@ -224,8 +220,8 @@ describe('never a 500 for bad input', () => {
 });
 
 describe('404 on every {id} route', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  let server: RunningService;
+  before(async () => { server = await startService(); });
   after(() => server.stop());
 
   const routes: Array<[string, string, unknown?]> = [
@@ -247,7 +243,7 @@ describe('404 on every {id} route', () => {
       for (const [method, suffix, body] of routes) {
         const response = await server.api(method, `/api/v1/conversations/${id}${suffix}`, body);
         assert.equal(response.status, 404, `${method} ${suffix}: ${response.text}`);
-        assert.deepEqual(response.json, { error: `Conversation not found: ${id}`, code: 'CONVERSATION_NOT_FOUND' },
+        assert.deepEqual(response.body, { error: `Conversation not found: ${id}`, code: 'CONVERSATION_NOT_FOUND' },
           `${method} ${suffix}`);
       }
     });
@@ -258,35 +254,38 @@ describe('404 on every {id} route', () => {
   });
 
   it('nothing was created by appending to unknown ids', async () => {
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).json.count, 0);
+    assert.equal(await countConversations(server), 0);
+    // Control: a valid create is seen by the same probe.
+    await createConversation(server);
+    assert.equal(await countConversations(server), 1);
   });
 });
 
 describe('413 on bodies over the limit', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer({ overrides: { server: { body_limit_bytes: 2048 } } }); });
+  let server: RunningService;
+  before(async () => { server = await startService({ overrides: { server: { body_limit_bytes: 2048 } } }); });
   after(() => server.stop());
 
-  it('refuses a body larger than server.body_limit_bytes', async () => {
+  it('refuses a body larger than server.body_limit_bytes and accepts one under it', async () => {
     const response = await server.api('POST', '/api/v1/conversations',
       conversationBody({ messages: [{ role: 'user', content: 'x'.repeat(4096) }] }));
     assertError(response, 413, 'PAYLOAD_TOO_LARGE');
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).json.count, 0);
-  });
+    assert.equal(await countConversations(server), 0);
 
-  it('accepts a body under the limit', async () => {
-    const response = await server.api('POST', '/api/v1/conversations',
+    // Control: a body under the limit is accepted and seen by the same probe.
+    const accepted = await server.api('POST', '/api/v1/conversations',
       conversationBody({ messages: [{ role: 'user', content: 'x'.repeat(1500) }] }));
-    assert.equal(response.status, 201, response.text);
+    assert.equal(accepted.status, 201, accepted.text);
+    assert.equal(await countConversations(server), 1);
   });
 });
 
 describe('a rejected request changes nothing', () => {
-  let server: TestServer;
+  let server: RunningService;
   const clock = new ManualClock();
   let id: string;
   before(async () => {
-    server = await startTestServer({ clock, overrides: { limits: { max_messages_per_conversation: 4 } } });
+    server = await startService({ clock, overrides: { limits: { max_messages_per_conversation: 4 } } });
     id = await createConversation(server, { label: 'Original', folder: '/orig', importance: 4 });
   });
   after(() => server.stop());
@@ -294,9 +293,9 @@ describe('a rejected request changes nothing', () => {
   /** Everything a client can see, except last_accessed which every read moves. */
   const snapshot = async () => {
     const { last_accessed: _accessed, ...conversation } =
-      (await server.api('GET', `/api/v1/conversations/${id}?include=messages`)).json;
-    const list = (await server.api('GET', '/api/v1/conversations')).json;
-    const stats = (await server.api('GET', '/stats')).json;
+      (await server.api('GET', `/api/v1/conversations/${id}?include=messages`)).body;
+    const list = (await server.api('GET', '/api/v1/conversations')).body;
+    const stats = (await server.api('GET', '/stats')).body;
     return { conversation, list, total_conversations: stats.total_conversations, total_messages: stats.total_messages };
   };
 

@@ -1,15 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConversation, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { countConversations, createConversation } from '../helpers/fixtures.js';
 
 const message = (content: string) => ({ role: 'user', content });
 
 describe('default limits', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  let server: RunningService;
+  before(async () => { server = await startService(); });
   after(() => server.stop());
 
-  const count = async () => (await server.api('GET', '/api/v1/conversations/count')).json.count as number;
+  const count = async () => (await server.api('GET', '/api/v1/conversations/count')).body.count as number;
 
   it('accepts a message of exactly 100,000 characters and refuses 100,001', async () => {
     const accepted = await server.api('POST', '/api/v1/conversations', { label: 'long', messages: [message('a'.repeat(100_000))] });
@@ -17,21 +18,21 @@ describe('default limits', () => {
     const before = await count();
     const refused = await server.api('POST', '/api/v1/conversations', { label: 'long', messages: [message('a'.repeat(100_001))] });
     assert.equal(refused.status, 400);
-    assert.equal(refused.json.code, 'MESSAGE_TOO_LONG');
-    assert.match(refused.json.error, /messages\[0\]\.content/);
+    assert.equal(refused.body.code, 'MESSAGE_TOO_LONG');
+    assert.match(refused.body.error, /messages\[0\]\.content/);
     assert.equal(await count(), before);
 
-    const appended = await server.api('POST', `/api/v1/conversations/${accepted.json.id}/messages`,
+    const appended = await server.api('POST', `/api/v1/conversations/${accepted.body.id}/messages`,
       { messages: [message('b'.repeat(100_001))] });
     assert.equal(appended.status, 400);
-    assert.equal(appended.json.code, 'MESSAGE_TOO_LONG');
+    assert.equal(appended.body.code, 'MESSAGE_TOO_LONG');
   });
 
   it('counts characters, not UTF-16 units: 100,000 emoji are accepted', async () => {
     const response = await server.api('POST', '/api/v1/conversations', { label: 'emoji', messages: [message('😀'.repeat(100_000))] });
     assert.equal(response.status, 201, response.text);
     const refused = await server.api('POST', '/api/v1/conversations', { label: 'emoji', messages: [message('😀'.repeat(100_001))] });
-    assert.equal(refused.json.code, 'MESSAGE_TOO_LONG');
+    assert.equal(refused.body.code, 'MESSAGE_TOO_LONG');
   });
 
   it('refuses 10,001 messages at create', async () => {
@@ -40,8 +41,11 @@ describe('default limits', () => {
       label: 'many', messages: Array.from({ length: 10_001 }, (_, i) => message(`m${i}`)),
     });
     assert.equal(response.status, 400, response.text);
-    assert.equal(response.json.code, 'TOO_MANY_MESSAGES');
+    assert.equal(response.body.code, 'TOO_MANY_MESSAGES');
     assert.equal(await count(), before);
+    // Control: a create the limit allows is seen by the same probe.
+    assert.equal((await server.api('POST', '/api/v1/conversations', { label: 'many', messages: [message('m0')] })).status, 201);
+    assert.equal(await count(), before + 1);
   });
 
   it('refuses a label over 200 characters and accepts 200', async () => {
@@ -49,8 +53,8 @@ describe('default limits', () => {
     assert.equal(ok.status, 201, ok.text);
     const refused = await server.api('POST', '/api/v1/conversations', { label: 'L'.repeat(201), messages: [] });
     assert.equal(refused.status, 400);
-    assert.match(refused.json.error, /label/);
-    const relabel = await server.api('PUT', `/api/v1/conversations/${ok.json.id}/label`, { label: 'L'.repeat(201), folder: '/' });
+    assert.match(refused.body.error, /label/);
+    const relabel = await server.api('PUT', `/api/v1/conversations/${ok.body.id}/label`, { label: 'L'.repeat(201), folder: '/' });
     assert.equal(relabel.status, 400);
   });
 
@@ -59,7 +63,7 @@ describe('default limits', () => {
       label: 'meta', messages: [{ role: 'user', content: 'x', metadata: { blob: 'x'.repeat(17 * 1024) } }],
     });
     assert.equal(refused.status, 400);
-    assert.match(refused.json.error, /messages\[0\]\.metadata/);
+    assert.match(refused.body.error, /messages\[0\]\.metadata/);
     const accepted = await server.api('POST', '/api/v1/conversations', {
       label: 'meta', messages: [{ role: 'user', content: 'x', metadata: { blob: 'x'.repeat(15 * 1024) } }],
     });
@@ -68,8 +72,8 @@ describe('default limits', () => {
 });
 
 describe('per-conversation message limit (configured to 5)', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer({ overrides: { limits: { max_messages_per_conversation: 5 } } }); });
+  let server: RunningService;
+  before(async () => { server = await startService({ overrides: { limits: { max_messages_per_conversation: 5 } } }); });
   after(() => server.stop());
 
   it('fills up to the limit by appending, then refuses more without storing any', async () => {
@@ -79,23 +83,27 @@ describe('per-conversation message limit (configured to 5)', () => {
 
     const over = await append(3);
     assert.equal(over.status, 400);
-    assert.equal(over.json.code, 'TOO_MANY_MESSAGES');
+    assert.equal(over.body.code, 'TOO_MANY_MESSAGES');
     assert.equal((await append(2)).status, 201);
     const full = await append(1);
     assert.equal(full.status, 400);
-    assert.equal(full.json.code, 'TOO_MANY_MESSAGES');
+    assert.equal(full.body.code, 'TOO_MANY_MESSAGES');
 
     const stored = await server.api('GET', `/api/v1/conversations/${id}?include=messages`);
-    assert.equal(stored.json.message_count, 5);
-    assert.equal(stored.json.messages.length, 5);
-    assert.equal(stored.json.word_count, 1 + 1 + 1 + 2 + 2);
+    assert.equal(stored.body.message_count, 5);
+    assert.equal(stored.body.messages.length, 5);
+    assert.equal(stored.body.word_count, 1 + 1 + 1 + 2 + 2);
   });
 
   it('refuses a create with more messages than the limit', async () => {
     const response = await server.api('POST', '/api/v1/conversations',
       { label: 'six', messages: Array.from({ length: 6 }, () => message('m')) });
     assert.equal(response.status, 400);
-    assert.equal(response.json.code, 'TOO_MANY_MESSAGES');
-    assert.equal((await server.api('GET', '/api/v1/conversations/count?label=six')).json.count, 0);
+    assert.equal(response.body.code, 'TOO_MANY_MESSAGES');
+    assert.equal(await countConversations(server, '?label=six'), 0);
+    // Control: five messages are within the limit; that create is seen by the same probe.
+    assert.equal((await server.api('POST', '/api/v1/conversations',
+      { label: 'six', messages: Array.from({ length: 5 }, () => message('m')) })).status, 201);
+    assert.equal(await countConversations(server, '?label=six'), 1);
   });
 });

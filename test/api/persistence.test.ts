@@ -1,18 +1,19 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import { createConversation, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { createConversation } from '../helpers/fixtures.js';
 
 describe('restart persistence', () => {
   let dataDir: string | undefined;
-  let server: TestServer | undefined;
+  let server: RunningService | undefined;
   after(async () => {
     await server?.stop({ keepData: true });
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('a new controller on the same data dir serves everything that was stored', async () => {
-    server = await startTestServer();
+    server = await startService();
     dataDir = server.dataDir;
     const plain = await createConversation(server, { label: 'plain', folder: '/work/backend' });
     const archived = await createConversation(server, { label: 'archived', importance: 2 });
@@ -29,24 +30,24 @@ describe('restart persistence', () => {
     const deleted = await createConversation(server, { label: 'deleted' });
     await server.api('DELETE', `/api/v1/conversations/${deleted}`);
 
-    const read = async (s: TestServer, id: string) => {
-      const { last_accessed: _accessed, ...body } = (await s.api('GET', `/api/v1/conversations/${id}?include=messages`)).json;
+    const read = async (s: RunningService, id: string) => {
+      const { last_accessed: _accessed, ...body } = (await s.api('GET', `/api/v1/conversations/${id}?include=messages`)).body;
       return body;
     };
     const before = {
       conversations: await Promise.all([plain, archived, pinned].map((id) => read(server!, id))),
-      list: (await server.api('GET', '/api/v1/conversations')).json,
-      folders: (await server.api('GET', '/api/v1/folders')).json,
+      list: (await server.api('GET', '/api/v1/conversations')).body,
+      folders: (await server.api('GET', '/api/v1/folders')).body,
     };
     assert.equal(before.list.total, 3);
 
     await server.stop({ keepData: true });
-    server = await startTestServer({ dataDir });
+    server = await startService({ dataDir });
 
     const afterRestart = {
       conversations: await Promise.all([plain, archived, pinned].map((id) => read(server!, id))),
-      list: (await server.api('GET', '/api/v1/conversations')).json,
-      folders: (await server.api('GET', '/api/v1/folders')).json,
+      list: (await server.api('GET', '/api/v1/conversations')).body,
+      folders: (await server.api('GET', '/api/v1/folders')).body,
     };
     assert.deepEqual(afterRestart, before);
     const [plainAfter, archivedAfter, pinnedAfter] = afterRestart.conversations;
@@ -57,10 +58,10 @@ describe('restart persistence', () => {
     assert.equal(pinnedAfter.session_count, 2);
     assert.deepEqual(pinnedAfter.messages[0].metadata, { k: [1, 2] });
     assert.equal((await server.api('GET', `/api/v1/conversations/${deleted}`)).status, 404);
-    assert.equal((await server.api('GET', '/stats')).json.total_messages, 3 + 2 + 2);
+    assert.equal((await server.api('GET', '/stats')).body.total_messages, 3 + 2 + 2);
 
     const more = await server.api('POST', `/api/v1/conversations/${plain}/messages`, { messages: [{ role: 'user', content: 'again' }] });
     assert.equal(more.status, 201);
-    assert.equal(more.json.messages[0].position, 3, 'positions continue after a restart');
+    assert.equal(more.body.messages[0].position, 3, 'positions continue after a restart');
   });
 });

@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { unusedPort } from '../helpers/fake-bridge.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
 
 const REDIS_URL = process.env.MEMSVC_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -27,15 +27,17 @@ describe('rate limit shared across replicas through Redis', { skip }, () => {
   // A key of its own per run, so counters left in Redis by another run never count here.
   const apiKey = `msk_test_${randomUUID()}`;
   const limited = { enabled: true, store: 'redis' as const, redis_url: REDIS_URL, requests_per_second: 2, burst_size: 4 };
-  let a: TestServer;
-  let b: TestServer;
-  before(async () => {
-    [a, b] = await Promise.all([
-      startTestServer({ apiKey, overrides: { rate_limit: limited } }),
-      startTestServer({ apiKey, overrides: { rate_limit: limited } }),
-    ]);
-  });
-  after(async () => { await Promise.all([a.stop(), b.stop()]); });
+  let a: RunningService;
+  let b: RunningService;
+  // Each replica is stopped even when the other failed to start, so a failed start cannot hold the run open.
+  const started: RunningService[] = [];
+  const replica = async () => {
+    const service = await startService({ apiKey, overrides: { rate_limit: limited } });
+    started.push(service);
+    return service;
+  };
+  before(async () => { [a, b] = await Promise.all([replica(), replica()]); });
+  after(async () => { await Promise.all(started.map((service) => service.stop())); });
 
   it('one key\'s requests through two replicas draw on one bucket', async () => {
     const statuses: number[] = [];
@@ -46,14 +48,14 @@ describe('rate limit shared across replicas through Redis', { skip }, () => {
     const refused = await b.api('GET', '/api/v1/conversations');
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-    assert.equal(refused.json.code, 'RATE_LIMITED');
+    assert.equal(refused.body.code, 'RATE_LIMITED');
   });
 });
 
 describe('rate limit with Redis unreachable', () => {
-  let server: TestServer;
+  let server: RunningService;
   before(async () => {
-    server = await startTestServer({
+    server = await startService({
       overrides: { rate_limit: { enabled: true, store: 'redis', redis_url: `redis://127.0.0.1:${await unusedPort()}`, requests_per_second: 2, burst_size: 3 } },
     });
   });

@@ -1,12 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 describe('/stats tells unavailability (503) apart from server errors', () => {
-  let running: RunningController;
+  let running: RunningService;
   // No bridge answers: as while it starts, /health is 503.
-  before(async () => { running = await runController({ bridgeUrl: `http://127.0.0.1:${await unusedPort()}` }); });
+  before(async () => { running = await startService({ bridge: { url: `http://127.0.0.1:${await unusedPort()}` } }); });
   after(async () => {
     await running.stop();
     removeDir(running.dataDir);

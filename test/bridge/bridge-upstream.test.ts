@@ -70,7 +70,7 @@ describe('bridge app with every capability on Ollama (fake server)', () => {
   });
 
   test('/embed: upstream too slow -> 504 UPSTREAM_TIMEOUT', async () => {
-    ollama.script('POST /api/embed', { delayMs: 1500 });
+    ollama.script('POST /api/embed', { hang: true });
     const res = await post('/embed', { texts: ['a'] });
     assert.equal(res.status, 504);
     assert.equal(res.body.code, 'UPSTREAM_TIMEOUT');

@@ -54,4 +54,5 @@ test('empty passages need no model call; answers lose a "Summary:" preamble', as
   assert.equal(await summarizer.summarize(['', '  '], 20), '');
   assert.equal(chat.requests.length, 0);
   assert.equal(await summarizer.summarize(['text'], 20), 'All good.');
+  assert.equal(chat.requests.length, 1, 'control: a passage with text does reach the model, and the probe sees it');
 });

@@ -47,7 +47,7 @@ describe('ollama provider against a fake Ollama server', () => {
   });
 
   test('times out', async () => {
-    ollama.script('POST /api/embed', { delayMs: 400 });
+    ollama.script('POST /api/embed', { hang: true });
     await assert.rejects(embedder({ timeoutMs: 80 }).embed(['a']), (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout');
   });
 

@@ -66,7 +66,7 @@ describe('openai provider against a fake OpenAI-compatible server', () => {
   });
 
   test('times out', async () => {
-    server.script('POST /v1/embeddings', { delayMs: 400 });
+    server.script('POST /v1/embeddings', { hang: true });
     await assert.rejects(embedder({ timeoutMs: 80 }).embed(['a']), (err: unknown) => err instanceof UpstreamError && err.kind === 'timeout');
   });
 

@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { removeDir } from '../helpers/controller-harness.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { cliEnv, runCli } from './cli-runner.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 const record = (i: number, folder = '/imported') => ({
   label: `imported ${i}`, folder,
@@ -88,16 +87,17 @@ describe('memsvc command line', () => {
 });
 
 describe('memsvc command line against a running service', () => {
-  let server: TestServer;
+  let server: RunningService;
   let env: NodeJS.ProcessEnv;
   let work: string;
   before(async () => {
-    server = await startTestServer({ overrides: { embedding_worker: { enabled: true } } });
+    server = await startService({ overrides: { embedding_worker: { enabled: true } } });
     work = mkdtempSync(join(tmpdir(), 'memsvc-cli-'));
     env = cliEnv({ MEMSVC_DATA_DIR: server.dataDir, MEMSVC_API_KEY: server.apiKey, MEMSVC_MCP_SERVER_URL: server.baseUrl });
   });
   after(async () => {
     await server.stop();
+    removeDir(server.dataDir);
     removeDir(work);
   });
 
@@ -111,7 +111,7 @@ describe('memsvc command line against a running service', () => {
     assert.match(result.stdout, /imported 52 conversations \(52 messages\)/);
     // Not a terminal: progress comes as plain lines, one per batch.
     assert.ok(result.stderr.split('\n').filter((line) => line.startsWith(`import ${jsonl}: `)).length >= 5, result.stderr);
-    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/imported')).json.count, 45);
+    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/imported')).body.count, 45);
 
     const bad = join(work, 'bad.jsonl');
     writeFileSync(bad, `${JSON.stringify(record(1))}\n{"label": "broken"\n`);
@@ -134,7 +134,7 @@ describe('memsvc command line against a running service', () => {
     assert.equal(context.code, 0, context.stderr);
     assert.match(context.stdout, /three duplicate invoices/);
     const stats = await runCli(['stats', '--json'], env);
-    assert.equal(JSON.parse(stats.stdout).total_conversations, (await server.api('GET', '/stats')).json.total_conversations);
+    assert.equal(JSON.parse(stats.stdout).total_conversations, (await server.api('GET', '/stats')).body.total_conversations);
   });
 
   test('export writes the folder to a file; json export re-imports as is', async () => {
@@ -154,7 +154,7 @@ describe('memsvc command line against a running service', () => {
     const copy = join(work, 'backup.db');
     const backup = await runCli(['backup', copy], env);
     assert.equal(backup.code, 0, backup.stderr);
-    const stored = (await server.api('GET', '/stats')).json.total_conversations as number;
+    const stored = (await server.api('GET', '/stats')).body.total_conversations as number;
     const db = new BetterSqlite3(copy, { readonly: true });
     assert.equal(db.prepare('SELECT count(*) FROM conversations').pluck().get(), stored);
     db.close();
@@ -168,13 +168,14 @@ describe('memsvc command line against a running service', () => {
     assert.match(refused.stderr, /in use/);
 
     await server.api('POST', '/api/v1/conversations', { label: 'after the backup', messages: [] });
+    assert.equal((await server.api('GET', '/api/v1/conversations?label=after%20the%20backup')).body.total, 1, 'control: the probe below sees it');
     await server.stop({ keepData: true });
     const restored = await runCli(['restore', copy], env);
     assert.equal(restored.code, 0, restored.stderr);
-    server = await startTestServer({ dataDir: server.dataDir });
+    server = await startService({ dataDir: server.dataDir });
     env.MEMSVC_MCP_SERVER_URL = server.baseUrl;
-    assert.equal((await server.api('GET', '/stats')).json.total_conversations, stored);
-    assert.equal((await server.api('GET', '/api/v1/conversations?label=after%20the%20backup')).json.total, 0);
+    assert.equal((await server.api('GET', '/stats')).body.total_conversations, stored);
+    assert.equal((await server.api('GET', '/api/v1/conversations?label=after%20the%20backup')).body.total, 0);
   });
 
   test('doctor reports the running service and exits 0; a port taken by another program is a failure', async () => {
@@ -207,10 +208,10 @@ describe('memsvc command line against a running service', () => {
 });
 
 describe('memsvc import of a file far larger than one request may be', () => {
-  let server: TestServer;
+  let server: RunningService;
   let work: string;
   before(async () => {
-    server = await startTestServer({ overrides: { server: { body_limit_bytes: 64 * 1024 } } });
+    server = await startService({ overrides: { server: { body_limit_bytes: 64 * 1024 } } });
     work = mkdtempSync(join(tmpdir(), 'memsvc-cli-big-'));
   });
   after(async () => {
@@ -229,6 +230,6 @@ describe('memsvc import of a file far larger than one request may be', () => {
     const env = cliEnv({ MEMSVC_API_KEY: server.apiKey, MEMSVC_MCP_SERVER_URL: server.baseUrl });
     const result = await runCli(['import', file, '--batch-size', '20'], env);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/big')).json.count, 400);
+    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/big')).body.count, 400);
   });
 });

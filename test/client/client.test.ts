@@ -7,13 +7,13 @@ import {
 } from '../../src/client/index.js';
 import { generateClientSchema, SCHEMA_FILE } from '../../scripts/generate-client-schema.js';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
 
 describe('typed client against a real server', () => {
-  let server: TestServer;
+  let server: RunningService;
   let client: MemsvcClient;
   before(async () => {
-    server = await startTestServer();
+    server = await startService();
     client = createMemsvcClient({ baseUrl: server.baseUrl, apiKey: server.apiKey });
   });
   after(() => server.stop());
@@ -84,9 +84,9 @@ describe('typed client against a real server', () => {
 });
 
 describe('typed client and the rate limit', () => {
-  let server: TestServer;
+  let server: RunningService;
   before(async () => {
-    server = await startTestServer({ overrides: { rate_limit: { requests_per_second: 1, burst_size: 1 } } });
+    server = await startService({ overrides: { rate_limit: { requests_per_second: 1, burst_size: 1 } } });
   });
   after(() => server.stop());
 

@@ -1,15 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../src/config/config.loader.js';
-import { buildController, type Controller } from '../../src/controller.js';
 import { SPEC_WEIGHTS } from '../../src/features/context/context-ranking.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, TEST_API_KEY } from '../helpers/controller-harness.js';
-import { ManualClock } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { ManualClock } from '../helpers/fakes.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = '2026-06-15T12:00:00.000Z';
@@ -18,38 +12,15 @@ const daysAgo = (days: number, minutes = 0) => new Date(Date.parse(NOW) - days *
 /** POST /api/v1/context/assemble through a real controller, the fake bridge (bag-of-words vectors) and a fixed clock. */
 describe('context assembly API', () => {
   let bridge: FakeBridge;
-  let controller: Controller;
-  let baseUrl: string;
-  let dataDir: string;
+  let server: RunningService;
   const ids: Record<string, string> = {};
 
-  const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_API_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  const api = (method: string, path: string, body?: unknown) => server.api(method, path, body);
   const assemble = (body: Record<string, unknown>) => api('POST', '/api/v1/context/assemble', body);
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    dataDir = mkdtempSync(join(tmpdir(), 'memsvc-context-'));
-    const config = loadConfig({
-      file: '/nonexistent',
-      env: {},
-      overrides: {
-        server: { data_dir: dataDir },
-        rate_limit: { enabled: false },
-        bridge: { url: bridge.url, start: false, timeout_ms: 5000 },
-        embedding_worker: { poll_interval_ms: 20, max_backoff_ms: 200 },
-      },
-    });
-    controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false, clock: new ManualClock(NOW) });
-    await controller.app.listen({ host: '127.0.0.1', port: 0 });
-    baseUrl = `http://127.0.0.1:${(controller.app.server.address() as AddressInfo).port}`;
+    server = await startService({ bridge: { url: bridge.url }, clock: new ManualClock(NOW) });
 
     const conversations = [
       { key: 'db', label: 'backend', folder: '/work/backend', messages: [
@@ -84,13 +55,12 @@ describe('context assembly API', () => {
       ids[key] = created.body.id;
     }
     assert.equal((await api('PUT', `/api/v1/conversations/${ids.archived}/archive`)).status, 200);
-    await eventually(() => api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true);
+    await server.waitForEmbeddings();
   });
 
   after(async () => {
-    await controller?.close();
+    await server?.stop();
     await bridge?.stop();
-    removeDir(dataDir);
   });
 
   const conversationsOf = (messages: any[]) => new Set(messages.map((m) => m.conversation_id));
@@ -244,8 +214,8 @@ describe('context assembly API', () => {
       assert.match(response.body.error, message, JSON.stringify(body));
       assert.equal(typeof response.body.code, 'string');
     }
-    const invalidJson = await fetch(`${baseUrl}/api/v1/context/assemble`, {
-      method: 'POST', headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' }, body: '{"query":',
+    const invalidJson = await fetch(`${server.baseUrl}/api/v1/context/assemble`, {
+      method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"query":',
     });
     assert.equal(invalidJson.status, 400);
   });
@@ -264,7 +234,7 @@ describe('context assembly API', () => {
   });
 
   test('the route is in the OpenAPI document', async () => {
-    const response = await fetch(`${baseUrl}/openapi.json`);
+    const response = await fetch(`${server.baseUrl}/openapi.json`);
     const document = await response.json() as { paths: Record<string, unknown> };
     assert.ok(document.paths['/api/v1/context/assemble']);
   });

@@ -8,6 +8,7 @@ import { VectorIndexHolder } from '../../src/vector-index/vector-index.holder.js
 import type { Storage } from '../../src/ports/storage.js';
 import type { Logger } from '../../src/ports/logger.js';
 import type { ImportedConversation } from '../../src/ports/conversation-archive.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** What the contract needs from a driver: a fresh, empty store per test. */
 export interface ContractDriver {
@@ -213,8 +214,8 @@ export function storageContract(driver: ContractDriver): void {
         assert.deepEqual(await storage.embeddings.claimPending(5, 60_000), []);
         const lapsing = await create(storage, { messages: [says('d')] });
         assert.equal((await storage.embeddings.claimPending(5, 1)).length, 1);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        const retaken = await storage.embeddings.claimPending(5, 60_000);
+        const retaken = await waitFor(() => storage.embeddings.claimPending(5, 60_000),
+          { what: 'the 1 ms lease on "d" to lapse', until: (claimed) => claimed.length > 0 });
         assert.deepEqual(retaken.map((m) => m.content), ['d'], 'a lapsed lease is claimed again');
         void lapsing;
       }));

@@ -1,65 +1,46 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir } from '../helpers/controller-harness.js';
-
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-const SHARED_CACHE = fileURLToPath(new URL('../../.cache/models', import.meta.url));
+import { removeDir, SHARED_MODEL_CACHE, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** The real processes, as `npm start` runs them: controller plus the supervised bridge child. */
 describe('npm start (controller + bridge processes)', () => {
   let dataDir: string;
-  let child: ChildProcess;
-  let baseUrl: string;
+  let service: ServiceProcess;
   let bridgeUrl: string;
-  let output = '';
-  let key = '';
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  const api = (method: string, path: string, body?: unknown) => service.api(method, path, body);
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'memsvc-e2e-'));
     // Reuse the word-vector cache other suites built, when there is one (else the bridge builds it: ~20 s).
-    const cached = join(SHARED_CACHE, 'glove-sg-100d.v1.bin');
+    const cached = join(SHARED_MODEL_CACHE, 'glove-sg-100d.v1.bin');
     if (existsSync(cached)) {
       mkdirSync(join(dataDir, 'cache'), { recursive: true });
       copyFileSync(cached, join(dataDir, 'cache', 'glove-sg-100d.v1.bin'));
     }
-    const [port, bridgePort] = [await unusedPort(), await unusedPort()];
-    baseUrl = `http://127.0.0.1:${port}`;
+    const bridgePort = await unusedPort();
     bridgeUrl = `http://127.0.0.1:${bridgePort}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(port), MEMSVC_BRIDGE_PORT: String(bridgePort),
-      MEMSVC_SERVER_LOG_LEVEL: 'warn', MEMSVC_CONFIG: '/nonexistent' };
-    delete env.MEMSVC_API_KEY;
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk) => { output += chunk; });
-    child.stderr!.on('data', (chunk) => { output += chunk; });
-    await eventually(async () => (await fetch(`${baseUrl}/health`).catch(() => null))?.status ?? 0, (status) => status === 200, 90_000);
+    service = await spawnService({ dataDir, apiKey: null, env: { MEMSVC_BRIDGE_PORT: String(bridgePort) } });
+    await waitFor(() => service.raw('GET', '/health'),
+      { what: 'a healthy /health (the bridge child up)', until: (health) => health.status === 200, timeoutMs: 90_000 });
   });
 
   after(async () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (service.child.exitCode === null) service.child.kill('SIGKILL');
     removeDir(dataDir);
   });
 
   test('first start generates an API key: printed once, stored with mode 0600, and required', async () => {
-    key = readFileSync(join(dataDir, 'api_key'), 'utf8').trim();
+    const key = readFileSync(join(dataDir, 'api_key'), 'utf8').trim();
+    service.apiKey = key;
     assert.match(key, /^msk_[A-Za-z0-9_-]{40,}$/);
     assert.equal(statSync(join(dataDir, 'api_key')).mode & 0o777, 0o600);
-    assert.ok(output.includes(key), 'the key is printed on first start');
-    assert.equal((await fetch(`${baseUrl}/api/v1/conversations`)).status, 401);
+    assert.ok(service.output().includes(key), 'the key is printed on first start');
+    assert.equal((await service.raw('GET', '/api/v1/conversations')).status, 401);
   });
 
   test('stored messages are embedded by the bridge process and found by meaning', async () => {
@@ -67,7 +48,7 @@ describe('npm start (controller + bridge processes)', () => {
       label: 'pets', folder: '/home', messages: [{ role: 'user', content: 'Our cat sleeps on the warm laptop keyboard all day.' }],
     });
     assert.equal(created.status, 201);
-    await eventually(() => api('GET', '/api/v1/embeddings/status'), (s) => s.body.searchable && s.body.done === 1, 90_000);
+    await waitFor(() => api('GET', '/api/v1/embeddings/status'), { what: 'the one message embedded and searchable', until: (s) => s.body.searchable && s.body.done === 1, timeoutMs: 90_000 });
     const found = await api('POST', '/api/v1/query', { query: 'kitten napping on a computer', mode: 'semantic', limit: 1 });
     assert.equal(found.body.results[0].conversation_id, created.body.id);
     const health = await api('GET', '/health');
@@ -77,10 +58,9 @@ describe('npm start (controller + bridge processes)', () => {
   });
 
   test('SIGTERM stops the controller and its bridge', async () => {
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    assert.equal(await fetch(`${baseUrl}/health`).catch(() => null), null, 'the controller is gone');
-    await eventually(async () => fetch(`${bridgeUrl}/health`).then(() => 'up', () => 'down'), (state) => state === 'down', 5000);
+    service.child.kill('SIGTERM');
+    assert.equal(await service.exited, 0);
+    assert.equal(await fetch(`${service.baseUrl}/health`).catch(() => null), null, 'the controller is gone');
+    await waitFor(async () => fetch(`${bridgeUrl}/health`).then(() => 'up', () => 'down'), { what: 'the bridge process to be gone', until: (state) => state === 'down', timeoutMs: 5000 });
   });
 });

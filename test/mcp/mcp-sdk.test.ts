@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
-import { removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService, TEST_API_KEY } from '../helpers/service-harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const TOOL_COUNT = 11;
@@ -18,11 +18,11 @@ const structured = (result: Awaited<ReturnType<Client['callTool']>>) => result.s
 
 describe('MCP server through the official SDK client', () => {
   let bridge: FakeBridge;
-  let running: RunningController;
+  let running: RunningService;
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    running = await runController({ bridgeUrl: bridge.url });
+    running = await startService({ bridge: { url: bridge.url } });
   });
   after(async () => {
     await running.stop();

@@ -1,19 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOOLS = ['memory_store', 'memory_search', 'memory_update', 'memory_prune', 'memory_get_context', 'memory_export', 'memory_stats',
   'memory_assemble_context', 'memory_append', 'memory_summarize', 'memory_delete'];
 
 describe('tools, REST form (POST /mcp/tools/{tool})', () => {
   let bridge: FakeBridge;
-  let running: RunningController;
+  let running: RunningService;
   const call = (tool: string, params?: unknown) => running.api('POST', `/mcp/tools/${tool}`, params);
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    running = await runController({ bridgeUrl: bridge.url });
+    running = await startService({ bridge: { url: bridge.url } });
   });
   after(async () => {
     await running.stop();
@@ -74,7 +75,7 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
 
   test('memory_search finds stored messages with the spec data fields', async () => {
     await call('memory_store', { label: 'recipes', messages: [{ role: 'user', content: 'sourdough starter needs feeding daily' }] });
-    await eventually(() => running.api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true);
+    await running.waitForEmbeddings();
     const found = await call('memory_search', { query: 'sourdough starter', limit: 3 });
     assert.equal(found.body.success, true);
     assert.equal(found.body.data.query, 'sourdough starter');
@@ -131,6 +132,9 @@ describe('tools, REST form (POST /mcp/tools/{tool})', () => {
       assert.equal(typeof response.body.error.code, 'string');
     }
     assert.equal((await call('memory_stats', {})).body.data.total_conversations, before);
+    // Control: a valid memory_store is counted by the same probe.
+    assert.equal((await call('memory_store', { label: 'x', messages: [] })).body.success, true);
+    assert.equal((await call('memory_stats', {})).body.data.total_conversations, before + 1);
   });
 
   test('an unknown tool is a 404 envelope; tools need the API key', async () => {

@@ -1,23 +1,24 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { create, rawCall, TestClock } from './orchestration-helpers.js';
+import { create } from './orchestration-helpers.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
+import { ManualClock } from '../helpers/fakes.js';
 
-const exportAs = (server: RunningController, body: Record<string, unknown>) =>
-  rawCall(server, 'POST', '/api/v1/export', JSON.stringify(body));
+const exportAs = (server: RunningService, body: Record<string, unknown>) =>
+  server.api('POST', '/api/v1/export', JSON.stringify(body));
 const jsonLines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
 describe('export and import', () => {
   let bridge: FakeBridge;
-  let source: RunningController;
-  let target: RunningController;
-  const clock = new TestClock('2025-01-10T08:00:00.000Z');
+  let source: RunningService;
+  let target: RunningService;
+  const clock = new ManualClock('2025-01-10T08:00:00.000Z');
   const ids: Record<string, string> = {};
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    source = await runController({ bridgeUrl: bridge.url, clock });
+    source = await startService({ bridge: { url: bridge.url }, clock });
     ids.jan = await create(source, { label: 'January backend', folder: '/work/backend', importance_score: 7, messages: [
       { role: 'user', content: 'Deadlock in the *migration*.\n\nSee `pg_locks`.', metadata: { source: 'cli', tags: ['db'] } },
       { role: 'assistant', content: 'Use smaller batches — ünïcödé ✓ and "quotes".', timestamp: '2025-01-10T09:30:00.000Z' },
@@ -31,7 +32,7 @@ describe('export and import', () => {
     assert.equal((await source.api('PUT', `/api/v1/conversations/${ids.feb}/archive`)).status, 200);
     clock.set('2025-03-10T08:00:00.000Z');
     ids.mar = await create(source, { label: 'March personal', folder: '/home', messages: [] });
-    target = await runController({ bridgeUrl: bridge.url, clock });
+    target = await startService({ bridge: { url: bridge.url }, clock });
   });
   after(async () => {
     await source.stop();
@@ -104,13 +105,13 @@ describe('export and import', () => {
       assert.equal(response.status, 400, `${JSON.stringify(body)}: ${response.text}`);
       assert.equal(typeof JSON.parse(response.text).error, 'string');
     }
-    const noBody = await rawCall(source, 'POST', '/api/v1/export');
+    const noBody = await source.api('POST', '/api/v1/export');
     assert.equal(noBody.status, 200, 'every field has a default');
   });
 
   test('round trip: a jsonl export imported into an empty service gives the same conversations and messages', async () => {
     const exported = await exportAs(source, { format: 'jsonl' });
-    const imported = await rawCall(target, 'POST', '/api/v1/import', exported.text, 'application/x-ndjson');
+    const imported = await target.api('POST', '/api/v1/import', exported.text, { 'content-type': 'application/x-ndjson' });
     assert.equal(imported.status, 200, imported.text);
     assert.deepEqual(JSON.parse(imported.text), { imported: 3, replaced: 0, skipped: 0, messages: 4, renamed: [] });
     const again = await exportAs(target, { format: 'jsonl' });
@@ -124,16 +125,16 @@ describe('export and import', () => {
 
   test('on_conflict: skip (default) keeps what is there, replace overwrites, new_id imports a copy', async () => {
     const exported = (await exportAs(source, { format: 'json' })).text;
-    const skip = await rawCall(target, 'POST', '/api/v1/import', exported);
+    const skip = await target.api('POST', '/api/v1/import', exported);
     assert.equal(skip.status, 200, skip.text);
     assert.deepEqual(JSON.parse(skip.text), { imported: 0, replaced: 0, skipped: 3, messages: 0, renamed: [] });
 
-    const replace = await rawCall(target, 'POST', '/api/v1/import?on_conflict=replace', exported);
+    const replace = await target.api('POST', '/api/v1/import?on_conflict=replace', exported);
     assert.deepEqual(JSON.parse(replace.text), { imported: 3, replaced: 3, skipped: 0, messages: 4, renamed: [] });
     const afterReplace = await exportAs(target, { format: 'json' });
     assert.deepEqual(JSON.parse(afterReplace.text).conversations, JSON.parse(exported).conversations);
 
-    const copy = await rawCall(target, 'POST', '/api/v1/import?on_conflict=new_id', exported);
+    const copy = await target.api('POST', '/api/v1/import?on_conflict=new_id', exported);
     const outcome = JSON.parse(copy.text);
     assert.equal(outcome.imported, 3);
     assert.deepEqual(outcome.renamed.map((r: any) => r.from), [ids.jan, ids.feb, ids.mar]);
@@ -170,7 +171,7 @@ describe('export and import', () => {
       ['{"conversations": [', 'application/json', /not valid JSON/, 'INVALID_JSON'],
     ];
     for (const [body, type, message, code] of cases) {
-      const response = await rawCall(target, 'POST', '/api/v1/import', body, type);
+      const response = await target.api('POST', '/api/v1/import', body, { 'content-type': type });
       assert.equal(response.status, 400, `${message}: ${response.text}`);
       const error = JSON.parse(response.text);
       assert.match(error.error, message);
@@ -178,23 +179,28 @@ describe('export and import', () => {
     }
     assert.equal((await target.api('GET', '/api/v1/conversations/count')).body.count, before);
 
-    const badConflict = await rawCall(target, 'POST', '/api/v1/import?on_conflict=merge', good);
+    const badConflict = await target.api('POST', '/api/v1/import?on_conflict=merge', good);
     assert.equal(badConflict.status, 400);
-    const wrongType = await rawCall(target, 'POST', '/api/v1/import', good, 'text/csv');
+    const wrongType = await target.api('POST', '/api/v1/import', good, { 'content-type': 'text/csv' });
     assert.equal(wrongType.status, 415);
-    const empty = await rawCall(target, 'POST', '/api/v1/import', '', 'application/x-ndjson');
+    const empty = await target.api('POST', '/api/v1/import', '', { 'content-type': 'application/x-ndjson' });
     assert.equal(empty.status, 200, 'an empty export imports nothing');
     assert.equal(JSON.parse(empty.text).imported, 0);
+
+    // Control: the good record alone imports, and the same count probe sees it.
+    const alone = await target.api('POST', '/api/v1/import', good, { 'content-type': 'application/x-ndjson' });
+    assert.equal(JSON.parse(alone.text).imported, 1, alone.text);
+    assert.equal((await target.api('GET', '/api/v1/conversations/count')).body.count, before + 1);
   });
 
   test('large exports stream page by page and import back', async () => {
-    const fresh = await runController({ bridgeUrl: bridge.url, overrides: { embedding_worker: { enabled: false } } });
+    const fresh = await startService({ bridge: { url: bridge.url }, overrides: { embedding_worker: { enabled: false } } });
     try {
       const lines = Array.from({ length: 450 }, (_, i) => JSON.stringify({
         label: `bulk ${i}`, folder: '/bulk', created_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
         messages: [{ role: 'user', content: `message ${i}`, timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }],
       }));
-      const imported = await rawCall(fresh, 'POST', '/api/v1/import', lines.join('\n'), 'application/x-ndjson');
+      const imported = await fresh.api('POST', '/api/v1/import', lines.join('\n'), { 'content-type': 'application/x-ndjson' });
       assert.equal(imported.status, 200, imported.text);
       assert.equal(JSON.parse(imported.text).imported, 450);
       const exported = await exportAs(fresh, { format: 'jsonl', folder: '/bulk' });

@@ -1,12 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { create, UNKNOWN_ID, waitForEmbeddings } from './orchestration-helpers.js';
+import { create } from './orchestration-helpers.js';
+import { UNKNOWN_ID } from '../helpers/fixtures.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 const say = (...contents: string[]) => contents.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content }));
 
-async function seed(server: RunningController): Promise<string> {
+async function seed(server: RunningService): Promise<string> {
   await create(server, { label: 'databases', messages: say('The postgres database migration failed on the index.',
     'Rebuild the database index before the migration.') });
   await create(server, { label: 'databases', messages: say('Postgres query planner ignores my database index.',
@@ -17,18 +18,18 @@ async function seed(server: RunningController): Promise<string> {
     'The database migration deadlocked on the postgres index again.',
     'Split the database migration into batches and build the index concurrently.',
     'The database migration worked after that, thanks to Postgres advisory locks.') });
-  await waitForEmbeddings(server);
+  await server.waitForEmbeddings();
   return target;
 }
 
 describe('POST /api/v1/labels/suggest (offline)', () => {
   let bridge: FakeBridge;
-  let server: RunningController;
+  let server: RunningService;
   let target: string;
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    server = await runController({ bridgeUrl: bridge.url });
+    server = await startService({ bridge: { url: bridge.url } });
     target = await seed(server);
   });
   after(async () => {
@@ -92,12 +93,12 @@ describe('POST /api/v1/labels/suggest (offline)', () => {
 
 describe('POST /api/v1/labels/suggest (with a chat model on the bridge)', () => {
   let bridge: FakeBridge;
-  let server: RunningController;
+  let server: RunningService;
   let target: string;
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    server = await runController({ bridgeUrl: bridge.url, overrides: { bridge: { chat: { provider: 'openai' } } } });
+    server = await startService({ bridge: { url: bridge.url }, overrides: { bridge: { chat: { provider: 'openai' } } } });
     target = await seed(server);
   });
   after(async () => {

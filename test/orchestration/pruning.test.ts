@@ -1,21 +1,23 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { create, DAY, TestClock, UNKNOWN_ID } from './orchestration-helpers.js';
+import { create } from './orchestration-helpers.js';
+import { DAY, UNKNOWN_ID } from '../helpers/fixtures.js';
+import { ManualClock } from '../helpers/fakes.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 const T0 = '2025-01-01T00:00:00.000Z';
 const LONG_FIRST_MESSAGE = 'The first message is long enough that the preview has to cut it: '.repeat(3);
 
 describe('pruning', () => {
   let bridge: FakeBridge;
-  let server: RunningController;
-  const clock = new TestClock(T0);
+  let server: RunningService;
+  const clock = new ManualClock(T0);
   const ids: Record<string, string> = {};
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    server = await runController({ bridgeUrl: bridge.url, clock });
+    server = await startService({ bridge: { url: bridge.url }, clock });
     const messages = [{ role: 'user', content: LONG_FIRST_MESSAGE }, { role: 'assistant', content: 'Twelve chars' }];
     ids.low = await create(server, { label: 'low', importance_score: 3, messages });
     ids.mid = await create(server, { label: 'mid', importance_score: 5, messages });
@@ -115,7 +117,7 @@ describe('pruning', () => {
 
     const done = await server.api('POST', '/api/v1/prune/execute', { conversation_ids: [ids.low, ids.mid, ids.low] });
     assert.equal(done.status, 200);
-    assert.equal(done.body, null, 'empty body');
+    assert.equal(done.text, '', 'empty body');
     const archived = await server.api('GET', '/api/v1/conversations?archived=true&page_size=100');
     assert.deepEqual(new Set(archived.body.results.map((r: any) => r.conversation_id)), new Set([ids.archived, ids.low, ids.mid]));
     const after = await dryRun();

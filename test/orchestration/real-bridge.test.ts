@@ -3,21 +3,20 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
-import { removeDir } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 /** Summaries through the real bridge's builtin extractive engine (in process, no network, no model server). */
 describe('summaries with the builtin bridge engine', () => {
-  let stack: LocalStack;
+  let stack: RunningService;
   let dataDir: string;
-  const api = (method: string, path: string, body?: unknown) => stack.api(method, path, body) as Promise<{ status: number; body: any }>;
+  const api = (method: string, path: string, body?: unknown) => stack.api(method, path, body);
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'memsvc-orchestration-'));
-    stack = await startLocalStack({ dataDir, overrides: { embedding_worker: { enabled: false } } });
+    stack = await startService({ bridge: 'builtin', dataDir, overrides: { embedding_worker: { enabled: false } } });
   });
   after(async () => {
-    await stack.close();
+    await stack.stop();
     removeDir(dataDir);
   });
 

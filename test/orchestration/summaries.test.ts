@@ -1,20 +1,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { create, DAY, HOUR, TestClock, UNKNOWN_ID } from './orchestration-helpers.js';
+import { create } from './orchestration-helpers.js';
+import { DAY, HOUR, UNKNOWN_ID } from '../helpers/fixtures.js';
+import { ManualClock } from '../helpers/fakes.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 const NOW = '2025-03-10T12:00:00.000Z';
 const at = (offsetMs: number) => new Date(Date.parse(NOW) + offsetMs).toISOString();
 
 describe('POST /api/v1/summarize', () => {
   let bridge: FakeBridge;
-  let server: RunningController;
-  const clock = new TestClock(NOW);
+  let server: RunningService;
+  const clock = new ManualClock(NOW);
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    server = await runController({ bridgeUrl: bridge.url, clock });
+    server = await startService({ bridge: { url: bridge.url }, clock });
   });
   after(async () => {
     await server.stop();

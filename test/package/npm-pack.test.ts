@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir } from '../helpers/controller-harness.js';
+import { removeDir } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -78,7 +79,7 @@ describe('npm pack, installed into an empty directory', () => {
     service.stdout!.on('data', (chunk) => { output += chunk; });
     service.stderr!.on('data', (chunk) => { output += chunk; });
     const url = `http://127.0.0.1:${env.MEMSVC_PORT}`;
-    await eventually(async () => (await fetch(`${url}/health`).catch(() => null))?.status ?? 0, (status) => status === 200, 120_000);
+    await waitFor(async () => (await fetch(`${url}/health`).catch(() => null))?.status ?? 0, { what: 'the packed memsvc to answer /health with 200', until: (status) => status === 200, timeoutMs: 120_000 });
 
     const dataDir = join(work, 'xdg-data', 'memsvc');
     const key = readFileSync(join(dataDir, 'api_key'), 'utf8').trim();
@@ -92,7 +93,7 @@ describe('npm pack, installed into an empty directory', () => {
     process.kill(-service.pid!, 'SIGTERM');
     await exited;
     // memsvc itself released the port: it stopped, not just npx.
-    await eventually(async () => (await fetch(`${url}/health`).then(() => 'up', () => 'down')), (state) => state === 'down', 30_000);
+    await waitFor(async () => (await fetch(`${url}/health`).then(() => 'up', () => 'down')), { what: 'memsvc to release its port', until: (state) => state === 'down', timeoutMs: 30_000 });
     assert.ok(statSync(join(dataDir, 'memsvc.db')).size > 0);
   });
 

@@ -4,9 +4,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { copySqliteToPostgres } from '../../src/adapters/postgres/copy-from-sqlite.js';
-import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
 import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -15,12 +16,12 @@ const run = promisify(execFile);
 describe('moving a SQLite store to PostgreSQL', () => {
   let bridge: FakeBridge;
   let pg: PgliteServer;
-  let source: RunningController;
+  let source: RunningService;
   const ids: string[] = [];
 
   before(async () => {
     [bridge, pg] = await Promise.all([new FakeBridge().start(), startPgliteServer()]);
-    source = await runController({ bridgeUrl: bridge.url });
+    source = await startService({ bridge: { url: bridge.url } });
     for (let i = 0; i < 7; i += 1) {
       const created = await source.api('POST', '/api/v1/conversations', {
         label: `topic ${i % 3}`, folder: `/projects/p${i}`, importance_score: 1 + i,
@@ -31,9 +32,9 @@ describe('moving a SQLite store to PostgreSQL', () => {
       });
       ids.push(created.body.id);
     }
-    await eventually(() => source.api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0 && r.body.done === 14);
+    await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: 'all 14 source messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 14 });
     assert.equal((await source.api('POST', '/api/v1/summarize', { conversation_id: ids[0], level: 'daily' })).status, 200);
-    await source.stop();
+    await source.stop({ keepData: true });
   });
 
   after(async () => {
@@ -56,7 +57,7 @@ describe('moving a SQLite store to PostgreSQL', () => {
     assert.match(stderr, /copying conversations: 7 of 7/, 'plain progress lines when not on a terminal');
 
     const callsBefore = bridge.embedCalls;
-    const target = await runController({ bridgeUrl: bridge.url, overrides: { storage: { driver: 'postgres', url: pg.url } } });
+    const target = await startService({ bridge: { url: bridge.url }, overrides: { storage: { driver: 'postgres', url: pg.url } } });
     try {
       const status = await target.api('GET', '/api/v1/embeddings/status');
       assert.deepEqual([status.body.pending, status.body.done, status.body.model], [0, 14, bridge.model]);

@@ -1,19 +1,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 /** U+0000 cannot be stored in PostgreSQL text: both drivers refuse it the same way, with a 400, never a 500. */
 for (const driver of ['sqlite', 'postgres'] as const) {
   describe(`NUL characters (${driver})`, () => {
     let pg: PgliteServer | null = null;
     let bridge: FakeBridge;
-    let service: RunningController;
+    let service: RunningService;
     before(async () => {
       bridge = await new FakeBridge().start();
       if (driver === 'postgres') pg = await startPgliteServer();
-      service = await runController({ bridgeUrl: bridge.url, ...(pg ? { overrides: { storage: { driver, url: pg.url } } } : {}) });
+      service = await startService({ bridge: { url: bridge.url }, ...(pg ? { overrides: { storage: { driver, url: pg.url } } } : {}) });
     });
     after(async () => {
       await service.stop();

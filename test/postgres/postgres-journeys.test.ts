@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
-import { removeDir } from '../helpers/controller-harness.js';
 import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -15,7 +14,7 @@ type Api = (method: string, path: string, body?: unknown) => Promise<{ status: n
  */
 describe('HTTP journeys on the postgres driver', () => {
   let pg: PgliteServer;
-  let stack: LocalStack;
+  let stack: RunningService;
   let dataDir: string;
   let api: Api;
   const ids: Record<string, string> = {};
@@ -23,7 +22,7 @@ describe('HTTP journeys on the postgres driver', () => {
   before(async () => {
     pg = await startPgliteServer();
     dataDir = mkdtempSync(join(tmpdir(), 'memsvc-pg-journeys-'));
-    stack = await startLocalStack({ dataDir, overrides: { storage: { driver: 'postgres', url: pg.url, pool_size: 4 } } });
+    stack = await startService({ bridge: 'builtin', dataDir, overrides: { storage: { driver: 'postgres', url: pg.url, pool_size: 4 } } });
     api = stack.api as Api;
     const trip = await api('POST', '/api/v1/conversations', { label: 'travel', folder: '/personal/travel', importance_score: 7, messages: [
       { role: 'user', content: 'I am planning a trip to Lisbon next spring with my sister.', timestamp: '2026-03-01T10:00:00Z' },
@@ -48,7 +47,7 @@ describe('HTTP journeys on the postgres driver', () => {
   });
 
   after(async () => {
-    await stack?.close();
+    await stack?.stop();
     await pg?.stop();
     removeDir(dataDir);
   });

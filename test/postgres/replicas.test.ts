@@ -1,15 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { eventually, removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
-import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
+import { FakeBridge } from '../helpers/fake-bridge.js';
 import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { removeDir, type RunningService, spawnService, startService, type ServiceProcess } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 async function completedJobs(replica: { baseUrl: string }): Promise<number> {
   const text = await (await fetch(`${replica.baseUrl}/metrics`)).text();
@@ -31,8 +28,7 @@ describe('replicas on one postgres database', () => {
   let bridge: FakeBridge;
   const dirs: string[] = [];
   const replica = async (overrides: object = {}) => {
-    const running = await runController({
-      bridgeUrl: bridge.url,
+    const running = await startService({ bridge: { url: bridge.url },
       overrides: { storage: { driver: 'postgres', url: pg.url, pool_size: 4 }, ...overrides },
     });
     dirs.push(running.dataDir);
@@ -58,7 +54,7 @@ describe('replicas on one postgres database', () => {
         writes.push(b.api('POST', '/api/v1/conversations', conversation('b', i)));
       }
       assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
-      await eventually(() => a.api('GET', '/api/v1/embeddings/status'), (r) => r.body.pending === 0 && r.body.done === 60);
+      await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'all 60 messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 60 });
       const [jobsA, jobsB] = await Promise.all([completedJobs(a), completedJobs(b)]);
       assert.equal(jobsA + jobsB, 60, `embedded once each: a stored ${jobsA}, b stored ${jobsB}`);
 
@@ -83,47 +79,25 @@ describe('replicas on one postgres database', () => {
   test('a replica killed with jobs in hand loses nothing: another takes them over when the lease lapses', async () => {
     const stalled = await new FakeBridge().start();
     stalled.stallEmbeds = true;
-    const port = await unusedPort();
     const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-replica-'));
     dirs.push(dataDir);
-    let child: ChildProcess | null = null;
+    let doomed: ServiceProcess | null = null;
     try {
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: ROOT,
-        stdio: 'ignore',
-        env: {
-          ...process.env,
-          MEMSVC_CONFIG: '/nonexistent',
-          MEMSVC_PORT: String(port),
-          MEMSVC_API_KEY: TEST_API_KEY,
-          MEMSVC_DATA_DIR: dataDir,
-          MEMSVC_STORAGE_DRIVER: 'postgres',
-          MEMSVC_STORAGE_URL: pg.url,
-          MEMSVC_BRIDGE_START: 'false',
-          MEMSVC_BRIDGE_URL: stalled.url,
-          MEMSVC_RATE_LIMIT_ENABLED: 'false',
-          MEMSVC_EMBEDDING_WORKER_CLAIM_LEASE_MS: '1500',
-          MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
-        },
-      });
-      const doomed = { baseUrl: `http://127.0.0.1:${port}` };
-      await eventually(() => fetch(`${doomed.baseUrl}/health`).then((r) => r.status).catch(() => 0), (status) => status > 0, 60_000);
-      const created = await fetch(`${doomed.baseUrl}/api/v1/conversations`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(conversation('doomed', 1)),
-      });
+      doomed = await spawnService({ dataDir, env: {
+        MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: pg.url, MEMSVC_BRIDGE_START: 'false', MEMSVC_BRIDGE_URL: stalled.url,
+        MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_CLAIM_LEASE_MS: '1500', MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
+      } });
+      const created = await doomed.api('POST', '/api/v1/conversations', conversation('doomed', 1));
       assert.equal(created.status, 201, 'the write was acknowledged');
-      const { id } = (await created.json()) as { id: string };
-      await eventually(async () => stalled.embedCalls, (calls) => calls > 0);
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child!.once('exit', resolve));
+      const { id } = created.body as { id: string };
+      await waitFor(async () => stalled.embedCalls, { what: 'the doomed replica to claim the jobs and call the bridge', until: (calls) => calls > 0 });
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
 
-      const survivor: RunningController = await replica({ embedding_worker: { claim_lease_ms: 1500 } });
+      const survivor: RunningService = await replica({ embedding_worker: { claim_lease_ms: 1500 } });
       try {
         const before = await completedJobs(survivor);
-        const status = await eventually(() => survivor.api('GET', '/api/v1/embeddings/status'),
-          (r) => r.body.pending === 0, 30_000);
+        const status = await waitFor(() => survivor.api('GET', '/api/v1/embeddings/status'), { what: 'the survivor to embed what the dead replica held', until: (r) => r.body.pending === 0, timeoutMs: 30_000 });
         assert.equal(status.body.failed, 0);
         assert.equal(await completedJobs(survivor) - before, 2, 'the survivor embedded both messages the dead replica held');
         const messages = await survivor.api('GET', `/api/v1/conversations/${id}/messages`);
@@ -133,7 +107,7 @@ describe('replicas on one postgres database', () => {
         await survivor.stop();
       }
     } finally {
-      if (child && child.exitCode === null) child.kill('SIGKILL');
+      if (doomed && doomed.child.exitCode === null) doomed.child.kill('SIGKILL');
       await stalled.stop();
     }
   });

@@ -9,9 +9,10 @@ import { loadConfig, type DeepPartial } from '../../src/config/config.loader.js'
 import type { Config } from '../../src/config/config.schema.js';
 import { buildProxyApp, type ProxyApp } from '../../src/proxy/proxy.app.js';
 import type { ProxyConversations } from '../../src/proxy/conversation-target.js';
-import { eventually, removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
 import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
 import { FakeOpenAiUpstream } from './fake-openai-upstream.js';
+import { removeDir, type RunningService, startService, TEST_API_KEY } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const UPSTREAM_KEY = 'upstream-secret-key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -24,14 +25,14 @@ const ZEPHYR_FACT = 'The Zephyr cluster passwords rotate every Tuesday at 09:00.
  */
 describe('chat proxy', () => {
   let bridge: FakeBridge;
-  let memsvc: RunningController;
+  let memsvc: RunningService;
   let upstream: FakeOpenAiUpstream;
   let proxy: RunningProxy;
   let opsId: string;
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    memsvc = await runController({ bridgeUrl: bridge.url });
+    memsvc = await startService({ bridge: { url: bridge.url } });
     upstream = await new FakeOpenAiUpstream().start();
     proxy = await startProxy(memsvc, { upstream_url: upstream.baseUrl, upstream_api_key: UPSTREAM_KEY, timeout_ms: 2000 });
     const ops = await memsvc.api('POST', '/api/v1/conversations', {
@@ -90,7 +91,7 @@ describe('chat proxy', () => {
     const tokens = Number(response.headers.get('x-memory-context-tokens'));
     assert.ok(tokens > 0 && tokens <= 2000 && Math.ceil(memory.length / 4) <= tokens + 1);
 
-    const stored = await eventually(() => messagesOf(conversationId!), (items) => items.length === 2);
+    const stored = await waitFor(() => messagesOf(conversationId!), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2 });
     assert.deepEqual(stored.map((m) => [m.role, m.content]),
       [['user', 'When is the Zephyr password rotation?'], ['assistant', upstream.reply]]);
     assert.equal(stored[0]!.metadata?.source, 'memsvc-proxy');
@@ -119,7 +120,7 @@ describe('chat proxy', () => {
     assert.ok(chunks >= 5, `got ${chunks} chunks`);
     assert.equal(upstream.lastChat.body.stream, true);
     assert.ok(memoryMessage()?.content.includes(ZEPHYR_FACT));
-    const stored = await eventually(() => messagesOf(conversationId), (items) => items.length === 2);
+    const stored = await waitFor(() => messagesOf(conversationId), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2 });
     assert.deepEqual(stored.map((m) => m.content), ['Remind me: Zephyr rotation day?', upstream.reply]);
   });
 
@@ -128,8 +129,10 @@ describe('chat proxy', () => {
       model: 'fake-gpt', messages: [{ role: 'user', content: 'And the staging cluster?' }],
     }).withResponse();
     assert.equal(response.headers.get('x-memory-conversation-id'), opsId);
-    const stored = await eventually(() => messagesOf(opsId), (items) => items.length === 4);
+    const stored = await waitFor(() => messagesOf(opsId), { what: 'the exchange appended (4 messages)', until: (items) => items.length === 4 });
     assert.deepEqual(stored.slice(2).map((m) => m.content), ['And the staging cluster?', upstream.reply]);
+    // Control for the check below: the upstream's request log saw this forwarded request.
+    assert.ok(upstream.chatRequests.some((request) => request.body.messages.at(-1).content === 'And the staging cluster?'));
 
     const before = upstream.requests.length;
     const unknown = '6f1c2b8e-4d3a-4e5f-9a7b-0c1d2e3f4a5b';
@@ -153,7 +156,7 @@ describe('chat proxy', () => {
     const id = first.response.headers.get('x-memory-conversation-id')!;
     assert.match(id, UUID);
     assert.equal(second.response.headers.get('x-memory-conversation-id'), id);
-    const stored = await eventually(() => messagesOf(id), (items) => items.length === 4);
+    const stored = await waitFor(() => messagesOf(id), { what: 'the exchange appended (4 messages)', until: (items) => items.length === 4 });
     assert.deepEqual(stored.map((m) => m.content), ['first question', upstream.reply, 'second question', upstream.reply]);
     const conversation = await memsvc.api('GET', `/api/v1/conversations/${id}`);
     assert.equal(conversation.body.label, 'project x');
@@ -223,6 +226,9 @@ describe('chat proxy', () => {
     assert.equal(raw.status, 400);
     assert.deepEqual(await raw.json(), { error: { message: 'messages must be a non-empty array', type: 'invalid_request_error', param: 'messages', code: 'invalid_request' } });
     assert.equal(upstream.requests.length, before, 'nothing was forwarded');
+    // Control: the same request with valid headers is forwarded, and the same probe sees it.
+    await client({ 'X-Memory-Budget': '500' }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(upstream.requests.length, before + 1);
   });
 
   test('X-Memory-Disable: true forwards the messages untouched and stores nothing', async () => {
@@ -232,9 +238,15 @@ describe('chat proxy', () => {
       .create({ model: 'm', messages }).withResponse();
     assert.equal(response.headers.get('x-memory-conversation-id'), null);
     assert.deepEqual(upstream.lastChat.body.messages, messages);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await proxy.proxy.recorder.settled();
     assert.deepEqual((await memsvc.api('GET', '/api/v1/conversations/count')).body, before);
     assert.ok(!(await messagesOf(opsId)).some((m) => m.content.includes('private question')));
+
+    // Control: without the header the same exchange is stored, and the same probe sees it once the recorder settles.
+    await client({ 'X-Memory-Conversation-Id': opsId }).chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'Zephyr? (public question)' }] });
+    await proxy.proxy.recorder.settled();
+    assert.ok((await messagesOf(opsId)).some((m) => m.content.includes('public question')));
   });
 
   test('upstream 500 and 429 come back with their status and body', async () => {
@@ -301,8 +313,19 @@ describe('chat proxy', () => {
     abort.abort();
     await iterator.next().catch(() => undefined);
     const request = upstream.lastChat;
-    await eventually(async () => request.closedEarly, (closed) => closed, 5000);
-    await eventually(() => memsvc.api('GET', `/api/v1/conversations/${conversationId}`), (r) => r.status === 404, 5000);
+    await waitFor(async () => request.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed, timeoutMs: 5000 });
+    await proxy.proxy.recorder.settled();
+    assert.equal((await memsvc.api('GET', `/api/v1/conversations/${conversationId}`)).status, 404);
+
+    // Control: the same stream read to its end is stored under the id in its header, where the same probe finds it.
+    upstream.stallStream = false;
+    const { data: whole, response: wholeResponse } = await client().chat.completions.create({
+      model: 'm', stream: true, messages: [{ role: 'user', content: 'A question I will wait for' }],
+    }).withResponse();
+    for await (const chunk of whole) void chunk;
+    await proxy.proxy.recorder.settled();
+    const storedId = wholeResponse.headers.get('x-memory-conversation-id')!;
+    assert.equal((await memsvc.api('GET', `/api/v1/conversations/${storedId}`)).status, 200);
   });
 
   test('a client abort while waiting for a non-streaming answer closes the upstream request', async () => {
@@ -310,22 +333,22 @@ describe('chat proxy', () => {
     const abort = new AbortController();
     const pending = client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'never mind' }] },
       { signal: abort.signal });
-    await eventually(async () => upstream.chatRequests.at(-1)?.body.messages.at(-1).content, (c) => c === 'never mind', 5000);
+    await waitFor(async () => upstream.chatRequests.at(-1)?.body.messages.at(-1).content, { what: 'the upstream to receive "never mind"', until: (c) => c === 'never mind', timeoutMs: 5000 });
     abort.abort();
     await assert.rejects(pending, (error: unknown) => error instanceof OpenAI.APIUserAbortError);
     const request = upstream.lastChat;
-    await eventually(async () => request.closedEarly, (closed) => closed, 5000);
+    await waitFor(async () => request.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed, timeoutMs: 5000 });
   });
 });
 
 describe('chat proxy: upstream failures', () => {
   let bridge: FakeBridge;
-  let memsvc: RunningController;
+  let memsvc: RunningService;
   let upstream: FakeOpenAiUpstream;
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    memsvc = await runController({ bridgeUrl: bridge.url });
+    memsvc = await startService({ bridge: { url: bridge.url } });
     upstream = await new FakeOpenAiUpstream().start();
   });
   after(async () => {
@@ -345,7 +368,7 @@ describe('chat proxy: upstream failures', () => {
     try {
       await assert.rejects(ask(slow.url), (error: unknown) =>
         error instanceof OpenAI.APIError && error.status === 504 && error.code === 'upstream_timeout');
-      assert.ok(upstream.lastChat.closedEarly || await eventually(async () => upstream.lastChat.closedEarly, (c) => c, 2000));
+      assert.ok(upstream.lastChat.closedEarly || await waitFor(async () => upstream.lastChat.closedEarly, { what: 'the upstream request to be closed early', until: (c) => c, timeoutMs: 2000 }));
     } finally {
       await slow.stop();
     }
@@ -367,7 +390,7 @@ describe('chat proxy: upstream failures', () => {
       const stream = await askStream(slow.url);
       await assert.rejects((async () => { for await (const _ of stream) { /* drain */ } })(),
         (error: unknown) => error instanceof OpenAI.APIError && /did not answer within 300 ms/.test(error.message));
-      await eventually(async () => upstream.lastChat.closedEarly, (closed) => closed, 2000);
+      await waitFor(async () => upstream.lastChat.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed, timeoutMs: 2000 });
     } finally {
       await slow.stop();
     }
@@ -376,12 +399,12 @@ describe('chat proxy: upstream failures', () => {
 
 describe('chat proxy: storing exchanges', () => {
   let bridge: FakeBridge;
-  let memsvc: RunningController;
+  let memsvc: RunningService;
   let upstream: FakeOpenAiUpstream;
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    memsvc = await runController({ bridgeUrl: bridge.url });
+    memsvc = await startService({ bridge: { url: bridge.url } });
     upstream = await new FakeOpenAiUpstream().start();
   });
   after(async () => {
@@ -423,13 +446,13 @@ describe('chat proxy: storing exchanges', () => {
       { conversations: flaky(failures), spoolDir });
     try {
       const { data, response } = await new OpenAI({ baseURL: `${running.url}/v1`, apiKey: TEST_API_KEY, maxRetries: 0 })
-        .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'store me eventually' }] }).withResponse();
+        .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'store me waitFor' }] }).withResponse();
       assert.equal(data.choices[0]!.message.content, upstream.reply);
       const id = response.headers.get('x-memory-conversation-id')!;
-      const stored = await eventually(() => messagesOf(id), (items) => items.length === 2, 5000);
-      assert.deepEqual(stored.map((m) => m.content), ['store me eventually', upstream.reply]);
+      const stored = await waitFor(() => messagesOf(id), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2, timeoutMs: 5000 });
+      assert.deepEqual(stored.map((m) => m.content), ['store me waitFor', upstream.reply]);
       assert.equal(failures.count, 0);
-      await eventually(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), (files) => files.length === 0, 2000);
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
       assert.equal(running.proxy.recorder.size, 0);
     } finally {
       await running.stop();
@@ -448,7 +471,7 @@ describe('chat proxy: storing exchanges', () => {
       const { response } = await new OpenAI({ baseURL: `${first.url}/v1`, apiKey: TEST_API_KEY, maxRetries: 0 })
         .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'survive a restart' }] }).withResponse();
       id = response.headers.get('x-memory-conversation-id')!;
-      spooled = await eventually(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), (files) => files.length === 1, 2000);
+      spooled = await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'one file in the spool', until: (files) => files.length === 1, timeoutMs: 2000 });
       await first.proxy.recorder.settled();
     } finally {
       await first.stop();
@@ -459,9 +482,9 @@ describe('chat proxy: storing exchanges', () => {
 
     const second = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });
     try {
-      const stored = await eventually(() => messagesOf(id), (items) => items.length === 2, 5000);
+      const stored = await waitFor(() => messagesOf(id), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2, timeoutMs: 5000 });
       assert.deepEqual(stored.map((m) => m.content), ['survive a restart', upstream.reply]);
-      await eventually(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), (files) => files.length === 0, 2000);
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
     } finally {
       await second.stop();
     }
@@ -469,7 +492,7 @@ describe('chat proxy: storing exchanges', () => {
     writeFileSync(join(spoolDir, spooled[0]!), saved);
     const third = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });
     try {
-      await eventually(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), (files) => files.length === 0, 2000);
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
       assert.equal((await messagesOf(id)).length, 2);
     } finally {
       await third.stop();
@@ -497,8 +520,8 @@ describe('chat proxy: storing exchanges', () => {
     }
     const replay = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });
     try {
-      await eventually(async () => readdirSync(join(spoolDir, 'failed')), (files) => files.length === 1, 3000);
-      await eventually(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), (files) => files.length === 0, 2000);
+      await waitFor(async () => readdirSync(join(spoolDir, 'failed')), { what: 'one file in the spool\'s failed directory', until: (files) => files.length === 1, timeoutMs: 3000 });
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
       const failed = JSON.parse(readFileSync(join(spoolDir, 'failed', readdirSync(join(spoolDir, 'failed'))[0]!), 'utf8'));
       assert.match(failed.failure, /Conversation not found/);
     } finally {
@@ -515,7 +538,7 @@ interface RunningProxy {
 }
 
 /** The proxy app over a running controller's services, listening on an ephemeral port. */
-async function startProxy(memsvc: RunningController, proxyConfig: DeepPartial<Config['proxy']>,
+async function startProxy(memsvc: RunningService, proxyConfig: DeepPartial<Config['proxy']>,
   extra: { conversations?: ProxyConversations; spoolDir?: string } = {}): Promise<RunningProxy> {
   const config = loadConfig({
     file: '/nonexistent', env: {},

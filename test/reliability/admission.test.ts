@@ -2,30 +2,30 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { eventually } from '../helpers/controller-harness.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
-const occupied = (server: TestServer) => {
+const occupied = (server: RunningService) => {
   const pools = server.controller.app.admission!;
   return pools.expensive.depth.running + pools.expensive.depth.queued + pools.cheap.depth.running + pools.cheap.depth.queued;
 };
 
 /** A request whose body never finishes: it holds its admission slot (or queue place) until the socket closes. */
-async function holdSlot(server: TestServer, path: string): Promise<Socket> {
+async function holdSlot(server: RunningService, path: string): Promise<Socket> {
   const before = occupied(server);
   const { port } = new URL(server.baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.apiKey}\r\n` +
     'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":');
-  await eventually(async () => occupied(server), (count) => count > before, 5000);
+  await waitFor(async () => occupied(server), { what: 'the half-sent request to occupy a slot', until: (count) => count > before, timeoutMs: 5000 });
   return socket;
 }
 
 describe('admission control', () => {
-  let server: TestServer;
+  let server: RunningService;
   before(async () => {
-    server = await startTestServer({ overrides: { admission: { expensive_concurrency: 1, cheap_concurrency: 1, queue_size: 1, queue_timeout_ms: 200 } } });
+    server = await startService({ overrides: { admission: { expensive_concurrency: 1, cheap_concurrency: 1, queue_size: 1, queue_timeout_ms: 200 } } });
   });
   after(() => server.stop());
 
@@ -36,7 +36,7 @@ describe('admission control', () => {
       // Both the slot and the one queue place are taken, so this one is refused at once.
       const refused = await server.api('POST', '/api/v1/query', { query: 'x' });
       assert.equal(refused.status, 503, refused.text);
-      assert.equal(refused.json.code, 'OVERLOADED');
+      assert.equal(refused.body.code, 'OVERLOADED');
       assert.ok(Number(refused.headers.get('retry-after')) >= 1);
       // Cheap work has its own pool.
       assert.equal((await server.api('GET', '/api/v1/conversations')).status, 200);
@@ -51,12 +51,12 @@ describe('admission control', () => {
   });
 
   it('a queued request that waits past the deadline gets a 503, it does not stall', async () => {
-    await eventually(async () => occupied(server), (count) => count === 0, 5000);
+    await waitFor(async () => occupied(server), { what: 'every slot to be free', until: (count) => count === 0, timeoutMs: 5000 });
     const held = await holdSlot(server, '/api/v1/conversations');
     try {
       const waited = await server.api('POST', '/api/v1/conversations', { label: 'x', messages: [] });
       assert.equal(waited.status, 503);
-      assert.equal(waited.json.code, 'OVERLOADED');
+      assert.equal(waited.body.code, 'OVERLOADED');
     } finally {
       held.destroy();
     }
@@ -88,12 +88,12 @@ describe('admission control', () => {
   });
 
   it('/health is never shed', async () => {
-    await eventually(async () => occupied(server), (count) => count === 0, 5000);
+    await waitFor(async () => occupied(server), { what: 'every slot to be free', until: (count) => count === 0, timeoutMs: 5000 });
     const held = [await holdSlot(server, '/api/v1/conversations')];
     try {
       const health = await server.raw('GET', '/health');
       assert.ok(health.status === 200 || health.status === 503);
-      assert.notEqual(health.json?.code, 'OVERLOADED');
+      assert.notEqual(health.body?.code, 'OVERLOADED');
     } finally {
       for (const socket of held) socket.destroy();
     }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
 
 /** One generated request and what came back. */
 export interface FuzzOutcome {
@@ -76,20 +76,20 @@ function envelopeProblem(status: number, contentType: string, text: string): str
 }
 
 /**
- * Drives every route of /openapi.json and every MCP tool (REST and JSON-RPC)
+ * Drives every route of /openapi.body and every MCP tool (REST and JSON-RPC)
  * with generated hostile input against a real server, and checks the
  * invariant: no 5xx, no crash, the error envelope on every 4xx.
  */
-export async function runApiFuzz(options: { requests: number; seed: number; server?: TestServer }): Promise<FuzzReport> {
-  const server = options.server ?? await startTestServer();
+export async function runApiFuzz(options: { requests: number; seed: number; server?: RunningService }): Promise<FuzzReport> {
+  const server = options.server ?? await startService();
   const report: FuzzReport = { requests: 0, byStatus: {}, failures: [] };
   try {
     // Something to find: ids and text for routes that need an existing conversation.
     const created = await server.api('POST', '/api/v1/conversations',
       { label: 'fuzz', messages: [{ role: 'user', content: 'the quick brown fox' }, { role: 'assistant', content: 'jumps' }] });
-    const knownId = created.json.id as string;
-    const operations = operationsOf((await server.api('GET', '/openapi.json')).json);
-    const tools = ((await server.api('GET', '/mcp/tools')).json.tools as Array<{ name: string; inputSchema?: any }>)
+    const knownId = created.body.id as string;
+    const operations = operationsOf((await server.api('GET', '/openapi.json')).body);
+    const tools = ((await server.api('GET', '/mcp/tools')).body.tools as Array<{ name: string; inputSchema?: any }>)
       .map((tool) => ({ name: tool.name, params: Object.keys(tool.inputSchema?.properties ?? {}) }));
 
     const send = async (method: string, path: string, body: string | undefined, contentType = 'application/json') => {

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { startService, type RunningService } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * The worker's own retry is pushed far out (a 60 s poll, so its first backoff
@@ -10,19 +11,18 @@ import { eventually, removeDir, runController, type RunningController } from '..
 describe('recovery: the embedding worker resumes when the bridge comes back', () => {
   let port: number;
   let bridge: FakeBridge;
-  let running: RunningController;
+  let running: RunningService;
   before(async () => {
     port = await unusedPort();
     bridge = await new FakeBridge().start(port);
-    running = await runController({
-      bridgeUrl: bridge.url,
+    running = await startService({
+      bridge: { url: bridge.url },
       overrides: { embedding_worker: { poll_interval_ms: 60_000, max_backoff_ms: 600_000, bridge_probe_max_ms: 100 } },
     });
   });
   after(async () => {
     await running.stop();
     await bridge.stop();
-    removeDir(running.dataDir);
   });
 
   const status = async () => (await running.api('GET', '/api/v1/embeddings/status')).body;
@@ -41,16 +41,16 @@ describe('recovery: the embedding worker resumes when the bridge comes back', ()
 
   test('work stored while the bridge is down is embedded once it answers again, nothing lost', async () => {
     await ingest('before', 2);
-    await eventually(status, (s) => s.searchable && s.done === 4);
+    await waitFor(status, { what: 'the first four messages embedded', until: (s) => s.searchable && s.done === 4 });
 
     await bridge.stop();
     const during = await ingest('outage', 20);
     // The worker tried, failed and is backing off.
-    await eventually(async () => running.controller.worker.status(), (w) => w.consecutiveFailures > 0);
+    await waitFor(() => running.controller.worker.status(), { what: 'a failed batch while the bridge is away', until: (w) => w.consecutiveFailures > 0 });
     assert.equal((await status()).pending, 40);
 
     await bridge.start(port);
-    const drained = await eventually(status, (s) => s.searchable, 30_000);
+    const drained = await waitFor(status, { what: 'the queue drained after the bridge came back', until: (s) => s.searchable, timeoutMs: 30_000 });
     assert.equal(drained.pending, 0);
     assert.equal(drained.failed, 0);
     assert.equal(drained.done, 44, 'every message has its vector');

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { setMaxSize } from '../../src/adapters/sqlite/sqlite-database.js';
 import { DATABASE_FILE } from '../../src/controller.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
 
 /** storage.max_size_mb caps the file with SQLite's max_page_count: the same SQLITE_FULL a full disk gives. */
 describe('disk full', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer({ overrides: { storage: { max_size_mb: 3 } } }); });
+  let server: RunningService;
+  before(async () => { server = await startService({ overrides: { storage: { max_size_mb: 3 } } }); });
   after(() => server.stop());
 
   const create = (n: number) => server.api('POST', '/api/v1/conversations', {
@@ -21,21 +21,21 @@ describe('disk full', () => {
     let refused: Awaited<ReturnType<typeof create>> | null = null;
     for (let n = 0; n < 500 && !refused; n++) {
       const response = await create(n);
-      if (response.status === 201) acknowledged.push(response.json.id);
+      if (response.status === 201) acknowledged.push(response.body.id);
       else refused = response;
     }
     assert.ok(refused, 'the cap was never reached');
     assert.equal(refused.status, 507, refused.text);
-    assert.equal(refused.json.code, 'STORAGE_FULL');
+    assert.equal(refused.body.code, 'STORAGE_FULL');
     assert.ok(acknowledged.length > 0);
 
     // Reads still work; every acknowledged conversation is there whole.
     const count = await server.api('GET', '/api/v1/conversations/count');
-    assert.equal(count.json.count, acknowledged.length);
+    assert.equal(count.body.count, acknowledged.length);
     for (const id of acknowledged.slice(-3)) {
       const messages = await server.api('GET', `/api/v1/conversations/${id}/messages`);
       assert.equal(messages.status, 200);
-      assert.equal(messages.json.results.length, 1);
+      assert.equal(messages.body.results.length, 1);
     }
 
     // Deleting needs a little space too (index tombstones): refused the same way, nothing changed.
@@ -47,7 +47,7 @@ describe('disk full', () => {
     setMaxSize((server.controller.store as unknown as { db: Database }).db, 64);
     const again = await create(1000);
     assert.equal(again.status, 201, again.text);
-    assert.equal((await server.api('GET', '/api/v1/conversations/count')).json.count, acknowledged.length + 1);
+    assert.equal((await server.api('GET', '/api/v1/conversations/count')).body.count, acknowledged.length + 1);
 
     // Nothing corrupted.
     const check = new BetterSqlite3(join(server.dataDir, DATABASE_FILE), { readonly: true });

@@ -2,15 +2,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findJsonBoundsIssue, MAX_JSON_DEPTH } from '../../src/domain/json-bounds.js';
 import { ToolInvoker } from '../../src/mcp/tool-invoker.js';
-import { createConversation, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
+import { createConversation } from '../helpers/fixtures.js';
 
 /** `{"a":{"a":...}}` nested `depth` deep, as text (building it as an object and stringifying would itself overflow). */
 const nestedObjectText = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const nestedArrayText = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe('hostile input gets a 400 naming the field, never a 500', () => {
-  let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  let server: RunningService;
+  before(async () => { server = await startService(); });
   after(() => server.stop());
 
   const post = (path: string, body: string, contentType = 'application/json') => server.raw('POST', path, {
@@ -22,28 +23,28 @@ describe('hostile input gets a 400 naming the field, never a 500', () => {
     const created = await post('/api/v1/conversations',
       `{"label":"deep","messages":[{"role":"user","content":"hi","metadata":${metadata}}]}`);
     assert.equal(created.status, 400, created.text);
-    assert.equal(created.json.code, 'VALIDATION_ERROR');
-    assert.match(created.json.error, /^messages\[0\]\.metadata/);
+    assert.equal(created.body.code, 'VALIDATION_ERROR');
+    assert.match(created.body.error, /^messages\[0\]\.metadata/);
 
     const id = await createConversation(server);
     const appended = await post(`/api/v1/conversations/${id}/messages`,
       `{"messages":[{"role":"user","content":"hi","metadata":${metadata}}]}`);
     assert.equal(appended.status, 400, appended.text);
-    assert.match(appended.json.error, /^messages\[0\]\.metadata/);
+    assert.match(appended.body.error, /^messages\[0\]\.metadata/);
 
     const line = `{"label":"deep","messages":[{"role":"user","content":"hi","metadata":${metadata}}]}`;
     const imported = await post('/api/v1/import', `{"conversations":[${line}]}`);
     assert.equal(imported.status, 400, imported.text);
-    assert.match(imported.json.error, /conversations\[0\]\.messages/);
+    assert.match(imported.body.error, /conversations\[0\]\.messages/);
     const importedLines = await post('/api/v1/import', `${line}\n`, 'application/x-ndjson');
     assert.equal(importedLines.status, 400, importedLines.text);
-    assert.match(importedLines.json.error, /metadata/);
+    assert.match(importedLines.body.error, /metadata/);
   });
 
   it('MCP tool parameters nested 2,000 deep, over REST and JSON-RPC', async () => {
     const rest = await post('/mcp/tools/memory_search', `{"query":"x","filters":${nestedArrayText(2000)}}`);
     assert.equal(rest.status, 400, rest.text);
-    assert.match(rest.json.error, /^filters\b.*nested deeper/);
+    assert.match(rest.body.error, /^filters\b.*nested deeper/);
 
     const rpc = await server.raw('POST', '/mcp', {
       headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -57,15 +58,15 @@ describe('hostile input gets a 400 naming the field, never a 500', () => {
     for (const days of ['Infinity', '1e309', '-Infinity']) {
       const response = await server.api('GET', `/api/v1/activity/messages-per-day?days=${days}`);
       assert.equal(response.status, 400, `${days}: ${response.text}`);
-      assert.equal(response.json.code, 'VALIDATION_ERROR');
-      assert.match(response.json.error, /days/);
+      assert.equal(response.body.code, 'VALIDATION_ERROR');
+      assert.match(response.body.error, /days/);
     }
   });
 
   it('a number too large for a double in a body is refused by name', async () => {
     const response = await post('/api/v1/search', '{"query":"x","limit":1e309}');
     assert.equal(response.status, 400, response.text);
-    assert.match(response.json.error, /limit must be a finite number/);
+    assert.match(response.body.error, /limit must be a finite number/);
   });
 });
 

@@ -1,18 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildBridgeApp } from '../../src/bridge/bridge.app.js';
 import { HttpBridgeClient } from '../../src/adapters/bridge-client/http-bridge.client.js';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir } from '../helpers/controller-harness.js';
 import { bridgeConfig, testEmbedder } from '../bridge/helpers/bridge-test-config.js';
+import { removeDir, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KEY = 'private-key-0123456789abcdef0123456789abcd';
 
 /** Every file and directory under dir, with its permission bits. */
@@ -27,31 +24,22 @@ function modes(dir: string): Array<{ path: string; mode: number; directory: bool
 }
 
 describe('private by default: file modes whatever the umask', () => {
-  let child: ChildProcess;
+  let service: ServiceProcess;
   let dataDir: string;
   before(async () => {
     dataDir = join(mkdtempSync(join(tmpdir(), 'memsvc-modes-')), 'data');
-    const port = await unusedPort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(port),
+    // A permissive umask, as a careless service unit might set; no API key, so the service writes its own.
+    service = await spawnService({ dataDir, apiKey: null, umask: '000', env: {
       MEMSVC_SERVER_LOG_LEVEL: 'error', MEMSVC_BRIDGE_START: 'false', MEMSVC_BRIDGE_URL: `http://127.0.0.1:${await unusedPort()}`,
       MEMSVC_PROXY_ENABLED: 'true', MEMSVC_PROXY_PORT: String(await unusedPort()),
-    };
-    delete env.MEMSVC_API_KEY;
-    // A permissive umask, as a careless service unit might set.
-    child = spawn('/bin/sh', ['-c', `umask 000; exec "${process.execPath}" --import tsx "${MAIN}"`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status ?? 0,
-      (status) => status === 200 || status === 503, 60_000);
+    } });
     // A write, so the WAL exists.
-    const key = (await import('node:fs')).readFileSync(join(dataDir, 'api_key'), 'utf8').trim();
-    const created = await fetch(`http://127.0.0.1:${port}/api/v1/conversations`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ label: 'secret', messages: [{ role: 'user', content: 'my bank pin' }] }),
-    });
+    service.apiKey = readFileSync(join(dataDir, 'api_key'), 'utf8').trim();
+    const created = await service.api('POST', '/api/v1/conversations', { label: 'secret', messages: [{ role: 'user', content: 'my bank pin' }] });
     assert.equal(created.status, 201);
   });
   after(() => {
-    child.kill('SIGKILL');
+    service.child.kill('SIGKILL');
     removeDir(join(dataDir, '..'));
   });
 

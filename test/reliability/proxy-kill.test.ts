@@ -1,15 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir } from '../helpers/controller-harness.js';
 import { FakeOpenAiUpstream } from '../proxy/fake-openai-upstream.js';
+import { removeDir, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KEY = 'proxy-kill-key-0123456789abcdef0123456789';
 const CLIENTS = 6;
 /** Exchanges the clients see complete before the kill. */
@@ -24,7 +22,7 @@ const COMPLETE_BEFORE_KILL = 40;
 describe('proxy: kill -9 mid-traffic', () => {
   let upstream: FakeOpenAiUpstream;
   let dataDir: string;
-  let child: ChildProcess | null = null;
+  let service: ServiceProcess | null = null;
   let ports: { api: number; proxy: number; bridge: number };
 
   before(async () => {
@@ -34,31 +32,25 @@ describe('proxy: kill -9 mid-traffic', () => {
     ports = { api: await unusedPort(), proxy: await unusedPort(), bridge: await unusedPort() };
   });
   after(async () => {
-    child?.kill('SIGKILL');
+    service?.child.kill('SIGKILL');
     await upstream.stop();
     removeDir(dataDir);
   });
 
   const start = async () => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(ports.api),
-      MEMSVC_API_KEY: KEY, MEMSVC_SERVER_LOG_LEVEL: 'error', MEMSVC_BRIDGE_START: 'false',
+    service = await spawnService({ dataDir, port: ports.api, apiKey: KEY, env: {
+      MEMSVC_SERVER_LOG_LEVEL: 'error', MEMSVC_BRIDGE_START: 'false',
       // No bridge answers: memory context is skipped quickly, which is all this test needs.
       MEMSVC_BRIDGE_URL: `http://127.0.0.1:${ports.bridge}`, MEMSVC_EMBEDDING_WORKER_ENABLED: 'false',
       MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_PROXY_ENABLED: 'true', MEMSVC_PROXY_PORT: String(ports.proxy),
       MEMSVC_PROXY_UPSTREAM_URL: upstream.baseUrl,
-    };
-    const started = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    child = started;
-    await eventually(async () => (await fetch(`http://127.0.0.1:${ports.proxy}/v1/models`, {
-      headers: { authorization: `Bearer ${KEY}` } }).catch(() => null))?.status ?? 0, (status) => status === 200, 60_000);
-    return started;
+    } });
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${ports.proxy}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } })).status,
+      { what: 'the proxy to answer GET /v1/models', until: (status) => status === 200, timeoutMs: 60_000 });
+    return service;
   };
 
-  const api = async (path: string) => {
-    const response = await fetch(`http://127.0.0.1:${ports.api}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
-    return response.json() as Promise<any>;
-  };
+  const api = async (path: string) => (await service!.api('GET', path)).body;
 
   /** One chat exchange; resolves with its user text when the client saw it complete, null when it was cut. */
   const chat = async (text: string, stream: boolean): Promise<string | null> => {
@@ -82,7 +74,6 @@ describe('proxy: kill -9 mid-traffic', () => {
     const seen: string[] = [];
     let stop = false;
     let next = 0;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
     const clients = Array.from({ length: CLIENTS }, async () => {
       while (!stop) {
         const n = next++;
@@ -91,18 +82,17 @@ describe('proxy: kill -9 mid-traffic', () => {
         if (outcome) seen.push(outcome);
         if (seen.length >= COMPLETE_BEFORE_KILL && !stop) {
           stop = true;
-          running.kill('SIGKILL');
+          running.child.kill('SIGKILL');
         }
       }
     });
     await Promise.all(clients);
-    await exited;
+    await running.exited;
     assert.ok(seen.length >= COMPLETE_BEFORE_KILL);
 
     await start();
     // The restart takes up the spool: wait until it is empty, then count.
-    await eventually(async () => readdirSync(join(dataDir, 'proxy-spool')).filter((name) => !name.startsWith('failed')),
-      (files) => files.length === 0, 30_000);
+    await waitFor(async () => readdirSync(join(dataDir, 'proxy-spool')).filter((name) => !name.startsWith('failed')), { what: 'the restarted service to empty the proxy spool', until: (files) => files.length === 0, timeoutMs: 30_000 });
     assert.deepEqual(readdirSync(join(dataDir, 'proxy-spool', 'failed')), []);
 
     const list = await api('/api/v1/conversations?page_size=1000');

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir } from '../helpers/controller-harness.js';
+import { removeDir } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { cliEnv } from '../cli/cli-runner.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -77,7 +78,7 @@ describe('TLS for the API and the proxy', () => {
       MEMSVC_BRIDGE_URL: `http://127.0.0.1:${await unusedPort()}`,
     });
     try {
-      await eventually(() => httpsGet(`https://127.0.0.1:${proxyPort}/v1/models`, cert).catch(() => null), (r) => r !== null, 60_000);
+      await waitFor(() => httpsGet(`https://127.0.0.1:${proxyPort}/v1/models`, cert), { what: 'the proxy answering over HTTPS', timeoutMs: 60_000 });
       const count = await httpsGet(`https://127.0.0.1:${port}/api/v1/conversations/count`, cert, { authorization: `Bearer ${KEY}` });
       assert.equal(count.status, 200, count.body);
       assert.deepEqual(JSON.parse(count.body), { count: 0 });
@@ -102,7 +103,7 @@ describe('TLS for the API and the proxy', () => {
       MEMSVC_BRIDGE_URL: `http://127.0.0.1:${await unusedPort()}`,
     });
     try {
-      await eventually(async () => plaintextWarnings(service.output()), (warnings) => warnings.length > 0, 60_000);
+      await waitFor(() => plaintextWarnings(service.output()), { what: 'the plain-text listener warning', until: (warnings) => warnings.length > 0, timeoutMs: 60_000 });
       const warnings = plaintextWarnings(service.output());
       assert.equal(warnings.length, 1);
       assert.deepEqual(warnings[0]!.listeners!.map((listener) => listener.name), ['api']);

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { startService, type RunningService } from '../helpers/service-harness.js';
 
 const MAX_MESSAGES = 5;
 const message = (content = 'hello', extra: Record<string, unknown> = {}) => ({ role: 'user', content, ...extra });
@@ -57,14 +57,13 @@ const CASES: Array<[string, Record<string, unknown>]> = [
 interface Verdict { ok: boolean; code?: string; error?: string }
 
 describe('import and the memory_store tool give create\'s verdict on every create-validation case', () => {
-  let running: RunningController;
+  let running: RunningService;
   before(async () => {
-    running = await runController({ bridgeUrl: 'http://127.0.0.1:9',
+    running = await startService({
       overrides: { embedding_worker: { enabled: false }, limits: { max_messages_per_conversation: MAX_MESSAGES } } });
   });
   after(async () => {
     await running.stop();
-    removeDir(running.dataDir);
   });
 
   const create = async (record: unknown): Promise<Verdict> => {

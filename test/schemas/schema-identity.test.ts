@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TObject } from 'typebox';
-import { removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { startService, type RunningService } from '../helpers/service-harness.js';
 import { buildMemoryTools } from '../../src/mcp/memory-tools.js';
 import * as conversations from '../../src/features/conversations/conversations.schemas.js';
 import * as search from '../../src/features/search/search.schemas.js';
@@ -45,15 +45,14 @@ async function exportedSchemas(): Promise<Set<unknown>> {
 }
 
 describe('one schema per use case: routes and tools use the feature schema objects themselves', () => {
-  let running: RunningController;
+  let running: RunningService;
   let schemas: Set<unknown>;
   before(async () => {
-    running = await runController({ bridgeUrl: 'http://127.0.0.1:9', overrides: { embedding_worker: { enabled: false } } });
+    running = await startService();
     schemas = await exportedSchemas();
   });
   after(async () => {
     await running.stop();
-    removeDir(running.dataDir);
   });
 
   const documentedRoutes = () => running.controller.app.routeCatalog

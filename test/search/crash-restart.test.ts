@@ -1,14 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, TEST_API_KEY } from '../helpers/controller-harness.js';
-
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+import { removeDir, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 interface Acked {
   id: string;
@@ -25,41 +22,19 @@ describe('kill -9 during ingest, then restart', () => {
   let bridge: FakeBridge;
   let dataDir: string;
   let port: number;
-  let child: ChildProcess | null = null;
-  let output = '';
-  const baseUrl = () => `http://127.0.0.1:${port}`;
+  let service: ServiceProcess | null = null;
+  const api = (method: string, path: string, body?: unknown) => service!.api(method, path, body);
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl()}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${TEST_API_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
-
-  /** Starts the controller process; resolves with the ms from spawn to a 200 from /health. */
+  /** Starts the controller process; resolves with the ms from spawn to a 200 from /health (for the log, not asserted). */
   const start = async (): Promise<number> => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: dataDir, MEMSVC_PORT: String(port),
-      MEMSVC_API_KEY: TEST_API_KEY, MEMSVC_BRIDGE_URL: bridge.url, MEMSVC_BRIDGE_START: 'false',
-      MEMSVC_SERVER_LOG_LEVEL: 'warn', MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
-      MEMSVC_EMBEDDING_WORKER_BATCH_SIZE: '16',
-    };
     const started = performance.now();
-    child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk) => { output += chunk; });
-    child.stderr!.on('data', (chunk) => { output += chunk; });
-    await eventually(async () => (await fetch(`${baseUrl()}/health`).catch(() => null))?.status ?? 0,
-      (status) => status === 200, 60_000);
+    service = await spawnService({ dataDir, port, env: {
+      MEMSVC_BRIDGE_URL: bridge.url, MEMSVC_BRIDGE_START: 'false', MEMSVC_RATE_LIMIT_ENABLED: 'false',
+      MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20', MEMSVC_EMBEDDING_WORKER_BATCH_SIZE: '16',
+    } });
+    await waitFor(() => api('GET', '/health'), { what: 'a healthy /health', until: (health) => health.status === 200, timeoutMs: 60_000 });
     return Math.round(performance.now() - started);
   };
-
-  const exited = (process: ChildProcess) => new Promise<void>((resolve) => {
-    if (process.exitCode !== null || process.signalCode !== null) resolve();
-    else process.once('exit', () => resolve());
-  });
 
   /** Writers at concurrency 4 until `stop()` says so; only answers with 201 count as acknowledged. */
   const ingest = (acked: Acked[], prefix: string, shouldStop: () => boolean) =>
@@ -83,7 +58,7 @@ describe('kill -9 during ingest, then restart', () => {
   });
 
   after(async () => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (service && service.child.exitCode === null) service.child.kill('SIGKILL');
     await bridge.stop();
     removeDir(dataDir);
   });
@@ -93,19 +68,19 @@ describe('kill -9 during ingest, then restart', () => {
     await start();
     // A first batch, indexed and saved by a clean stop, so the crash leaves a saved graph that is behind.
     await ingest(acked, 'saved', () => acked.length >= 40);
-    await eventually(() => api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable === true, 30_000);
-    child!.kill('SIGTERM');
-    await exited(child!);
+    await waitFor(() => api('GET', '/api/v1/embeddings/status'), { what: 'every stored message embedded and searchable', until: (r) => r.body.searchable === true, timeoutMs: 30_000 });
+    service!.child.kill('SIGTERM');
+    await service!.exited;
 
     await start();
     let stop = false;
     const writing = ingest(acked, 'crash', () => stop);
-    await eventually(async () => acked.length, (count) => count >= 160, 60_000);
+    await waitFor(async () => acked.length, { what: '160 acknowledged writes', until: (count) => count >= 160, timeoutMs: 60_000 });
     const midway = (await api('GET', '/api/v1/embeddings/status')).body;
-    child!.kill('SIGKILL');
+    service!.child.kill('SIGKILL');
     stop = true;
     await writing;
-    await exited(child!);
+    await service!.exited;
 
     const restartMs = await start();
     t.diagnostic(`restart after kill -9: healthy in ${restartMs} ms (${acked.length} conversations acknowledged; ` +
@@ -116,8 +91,7 @@ describe('kill -9 during ingest, then restart', () => {
       assert.equal(messages.status, 200, `acknowledged conversation ${conversation.id} is there`);
       assert.deepEqual(messages.body.results.map((m: { content: string }) => m.content), conversation.contents);
     }
-    const status = await eventually(() => api('GET', '/api/v1/embeddings/status'),
-      (r) => r.body.searchable === true, 60_000);
+    const status = await waitFor(() => api('GET', '/api/v1/embeddings/status'), { what: 'every stored message embedded and searchable', until: (r) => r.body.searchable === true, timeoutMs: 60_000 });
     const total = acked.length * 3;
     // Writes in flight at the kill may have committed without their answer reaching the client (at most one per writer).
     assert.ok(status.body.done >= total && status.body.done <= total + 4 * 3,
@@ -133,6 +107,6 @@ describe('kill -9 during ingest, then restart', () => {
     const found = await api('POST', '/api/v1/query', { query: last.contents[1], mode: 'semantic', limit: 3 });
     assert.equal(found.status, 200);
     assert.equal(found.body.partial, undefined);
-    assert.ok(found.body.results.some((hit: { content: string }) => hit.content === last.contents[1]), output);
+    assert.ok(found.body.results.some((hit: { content: string }) => hit.content === last.contents[1]), service!.output());
   });
 });

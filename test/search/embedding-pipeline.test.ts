@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const conversation = (label: string, ...contents: string[]) => ({
   label, folder: '/tests', messages: contents.map((content) => ({ role: 'user', content })),
 });
 
-const status = async (running: RunningController) => (await running.api('GET', '/api/v1/embeddings/status')).body;
-const allEmbedded = (running: RunningController) =>
-  eventually(() => status(running), (s) => s.searchable && s.done > 0);
+const status = async (running: RunningService) => (await running.api('GET', '/api/v1/embeddings/status')).body;
+const allEmbedded = (running: RunningService) =>
+  waitFor(() => status(running), { what: 'embeddings status: s.searchable && s.done > 0', until: (s) => s.searchable && s.done > 0 });
 
 describe('embedding pipeline', () => {
   let bridge: FakeBridge;
@@ -19,7 +20,7 @@ describe('embedding pipeline', () => {
   after(async () => { await bridge.stop(); });
 
   test('stored messages are embedded in the background and their state is visible', async () => {
-    const running = await runController({ bridgeUrl: bridge.url });
+    const running = await startService({ bridge: { url: bridge.url } });
     try {
       const created = await running.api('POST', '/api/v1/conversations', conversation('a', 'alpha beta', 'gamma delta'));
       assert.equal(created.status, 201);
@@ -35,19 +36,19 @@ describe('embedding pipeline', () => {
       assert.equal(s.indexed, 2);
     } finally {
       await running.stop();
-      removeDir(running.dataDir);
     }
   });
 
   test('while the bridge is down work waits, health says so, and nothing is lost across a restart', async () => {
     const port = await unusedPort();
-    let running = await runController({ bridgeUrl: `http://127.0.0.1:${port}` });
+    let running = await startService({ bridge: { url: `http://127.0.0.1:${port}` } });
     const late = new FakeBridge();
     try {
       const created = await running.api('POST', '/api/v1/conversations', conversation('offline', 'written while the bridge is down'));
       assert.equal(created.status, 201);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      assert.equal((await status(running)).pending, 1);
+      const tried = await waitFor(() => status(running), { what: 'the worker to have tried the bridge and failed', until: (s) => s.worker.consecutiveFailures > 0 });
+      assert.match(tried.worker.lastError, /./, 'the worker tried the bridge and failed');
+      assert.equal(tried.pending, 1);
       const health = await running.api('GET', '/health');
       assert.equal(health.status, 503);
       assert.equal(health.body.status, 'unhealthy');
@@ -56,9 +57,9 @@ describe('embedding pipeline', () => {
       assert.equal(health.body.checks.database.status, 'ok');
 
       // Restart the controller before the bridge comes back: the pending work survives.
-      await running.stop();
+      await running.stop({ keepData: true });
       await late.start(port);
-      running = await runController({ bridgeUrl: late.url, dataDir: running.dataDir });
+      running = await startService({ bridge: { url: late.url }, dataDir: running.dataDir });
       await allEmbedded(running);
       assert.equal((await status(running)).done, 1);
       assert.equal((await running.api('GET', '/health')).status, 200);
@@ -70,26 +71,26 @@ describe('embedding pipeline', () => {
   });
 
   test('the vector index is reloaded on restart and rebuilt from SQLite when its file is gone', async () => {
-    let running = await runController({ bridgeUrl: bridge.url });
+    let running = await startService({ bridge: { url: bridge.url } });
     try {
       await running.api('POST', '/api/v1/conversations', conversation('kept', 'sourdough bread recipe', 'kayak trip on the river'));
       await allEmbedded(running);
       const search = () => running.api('POST', '/api/v1/query', { query: 'sourdough bread', mode: 'semantic', limit: 1 });
       assert.equal((await search()).body.results[0].content, 'sourdough bread recipe');
 
-      await running.stop();
-      running = await runController({ bridgeUrl: bridge.url, dataDir: running.dataDir });
-      let restarted = await eventually(() => status(running), (s) => s.index_catch_up.state === 'ready');
+      await running.stop({ keepData: true });
+      running = await startService({ bridge: { url: bridge.url }, dataDir: running.dataDir });
+      let restarted = await waitFor(() => status(running), { what: 'embeddings status: s.index_catch_up.state === \'ready\'', until: (s) => s.index_catch_up.state === 'ready' });
       assert.equal(restarted.indexed, 2);
       assert.equal(restarted.index_catch_up.loaded_saved, true);
       assert.equal(restarted.index_catch_up.added, 0, 'the saved graph held every vector: nothing re-added');
       assert.equal((await search()).body.results[0].content, 'sourdough bread recipe');
       assert.equal((await search()).body.partial, undefined);
 
-      await running.stop();
+      await running.stop({ keepData: true });
       rmSync(join(running.dataDir, 'vectors'), { recursive: true, force: true });
-      running = await runController({ bridgeUrl: bridge.url, dataDir: running.dataDir });
-      restarted = await eventually(() => status(running), (s) => s.index_catch_up.state === 'ready');
+      running = await startService({ bridge: { url: bridge.url }, dataDir: running.dataDir });
+      restarted = await waitFor(() => status(running), { what: 'embeddings status: s.index_catch_up.state === \'ready\'', until: (s) => s.index_catch_up.state === 'ready' });
       assert.equal(restarted.indexed, 2);
       assert.equal(restarted.index_catch_up.loaded_saved, false);
       assert.equal(restarted.index_catch_up.added, 2, 'the missing graph is refilled from the stored vectors');
@@ -102,14 +103,14 @@ describe('embedding pipeline', () => {
 
   test('a model change is detected, reported and fixed by a rebuild', async () => {
     const switching = await new FakeBridge().start();
-    const running = await runController({ bridgeUrl: switching.url });
+    const running = await startService({ bridge: { url: switching.url } });
     try {
       await running.api('POST', '/api/v1/conversations', conversation('before', 'first message about gardening'));
       await allEmbedded(running);
 
       switching.model = 'fake-embedder-v2';
       await running.api('POST', '/api/v1/conversations', conversation('after', 'second message about tomatoes'));
-      const mismatched = await eventually(() => status(running), (s) => s.model_mismatch !== null);
+      const mismatched = await waitFor(() => status(running), { what: 'embeddings status: s.model_mismatch !== null', until: (s) => s.model_mismatch !== null });
       assert.deepEqual(mismatched.model_mismatch, { recorded: 'fake-embedder-v1', current: 'fake-embedder-v2' });
       assert.equal(mismatched.pending, 1, 'vectors of the new model are held back');
 
@@ -125,8 +126,8 @@ describe('embedding pipeline', () => {
 
       const rebuild = await running.api('POST', '/api/v1/rebuild-embeddings');
       assert.equal(rebuild.status, 202);
-      assert.equal(rebuild.body, null);
-      const rebuilt = await eventually(() => status(running), (s) => s.searchable && s.done === 2);
+      assert.equal(rebuild.text, '');
+      const rebuilt = await waitFor(() => status(running), { what: 'embeddings status: s.searchable && s.done === 2', until: (s) => s.searchable && s.done === 2 });
       assert.equal(rebuilt.model, 'fake-embedder-v2');
       assert.equal(rebuilt.model_mismatch, null);
       assert.equal(rebuilt.rebuild.total, 2);
@@ -143,14 +144,14 @@ describe('embedding pipeline', () => {
   });
 
   test('deleting a conversation removes its vectors from the store and the index', async () => {
-    const running = await runController({ bridgeUrl: bridge.url });
+    const running = await startService({ bridge: { url: bridge.url } });
     try {
       const keep = await running.api('POST', '/api/v1/conversations', conversation('keep', 'violin lessons on monday'));
       const drop = await running.api('POST', '/api/v1/conversations', conversation('drop', 'violin concert tickets', 'violin strings'));
-      await eventually(() => status(running), (s) => s.done === 3 && s.searchable);
+      await waitFor(() => status(running), { what: 'embeddings status: s.done === 3 && s.searchable', until: (s) => s.done === 3 && s.searchable });
       assert.equal((await running.api('DELETE', `/api/v1/conversations/${drop.body.id}`)).status, 200);
       assert.equal((await status(running)).done, 1);
-      await eventually(() => status(running), (s) => s.indexed === 1);
+      await waitFor(() => status(running), { what: 'embeddings status: s.indexed === 1', until: (s) => s.indexed === 1 });
       assert.equal((await running.api('GET', '/stats')).body.embeddings_count, 1);
       const found = await running.api('POST', '/api/v1/query', { query: 'violin', mode: 'semantic', limit: 10 });
       assert.deepEqual(found.body.results.map((r: any) => r.conversation_id), [keep.body.id]);
@@ -165,11 +166,11 @@ describe('embedding pipeline', () => {
   test('a message the bridge refuses is marked failed without blocking the others', async () => {
     const picky = await new FakeBridge().start();
     picky.rejectMarker = 'POISON';
-    const running = await runController({ bridgeUrl: picky.url });
+    const running = await startService({ bridge: { url: picky.url } });
     try {
       const created = await running.api('POST', '/api/v1/conversations',
         conversation('mixed', 'a fine message', 'POISON pill', 'another fine one'));
-      const final = await eventually(() => status(running), (s) => s.pending === 0);
+      const final = await waitFor(() => status(running), { what: 'embeddings status: s.pending === 0', until: (s) => s.pending === 0 });
       assert.equal(final.done, 2);
       assert.equal(final.failed, 1);
       const messages = await running.api('GET', `/api/v1/conversations/${created.body.id}/messages`);

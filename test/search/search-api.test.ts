@@ -3,19 +3,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
-import { removeDir } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 /** Search through the real controller and the real bridge with its builtin offline engine. */
 describe('search API (builtin offline engine)', () => {
-  let stack: LocalStack;
+  let stack: RunningService;
   let dataDir: string;
   const ids: Record<string, string> = {};
   const api = (method: string, path: string, body?: unknown) => stack.api(method, path, body) as Promise<{ status: number; body: any }>;
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'memsvc-search-'));
-    stack = await startLocalStack({ dataDir });
+    stack = await startService({ bridge: 'builtin', dataDir });
     const conversations = [
       { key: 'trip', label: 'travel', folder: '/personal/travel', importance_score: 7, messages: [
         { role: 'user', content: 'I am planning a trip to Lisbon next spring with my sister.', timestamp: '2026-03-01T10:00:00Z' },
@@ -42,7 +41,7 @@ describe('search API (builtin offline engine)', () => {
   });
 
   after(async () => {
-    await stack.close();
+    await stack.stop();
     removeDir(dataDir);
   });
 

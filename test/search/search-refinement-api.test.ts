@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalStack, type LocalStack } from '../../scripts/lib/local-stack.js';
-import { removeDir } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 /**
  * The second ranking stage of hybrid search (docs/search.md) through the real controller and bridge:
@@ -12,7 +11,7 @@ import { removeDir } from '../helpers/controller-harness.js';
  * has its unit test (src/features/search/ranking/session-evidence.test.ts).
  */
 describe('hybrid search refinement: named authors', () => {
-  const stacks: Record<'refined' | 'plain', { stack: LocalStack; dataDir: string }> = {} as never;
+  const stacks: Record<'refined' | 'plain', { stack: RunningService; dataDir: string }> = {} as never;
 
   const transcript = [
     { label: 'saturday', messages: [
@@ -32,7 +31,7 @@ describe('hybrid search refinement: named authors', () => {
     for (const name of ['refined', 'plain'] as const) {
       const dataDir = mkdtempSync(join(tmpdir(), `memsvc-refine-${name}-`));
       const overrides = name === 'plain' ? { search: { author_weight: 0, session_weight: 0 } } : {};
-      const stack = await startLocalStack({ dataDir, overrides });
+      const stack = await startService({ bridge: 'builtin', dataDir, overrides });
       for (const session of transcript) {
         const created = await stack.api('POST', '/api/v1/conversations', {
           label: session.label, folder: '/chat', messages: session.messages.map((content) => ({ role: 'user', content })),
@@ -46,7 +45,7 @@ describe('hybrid search refinement: named authors', () => {
 
   after(async () => {
     for (const { stack, dataDir } of Object.values(stacks)) {
-      await stack.close();
+      await stack.stop();
       removeDir(dataDir);
     }
   });

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, runController, type RunningController } from '../helpers/controller-harness.js';
+import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const VOCABULARY = ('river mountain engine garden violin market winter coffee ladder silver planet harbor ' +
   'pencil thunder meadow castle rocket candle forest bridge orange saddle window travel marble tiger ' +
@@ -54,8 +55,7 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
 
   for (const exactMaxCandidates of [0, 4000]) {
     test(`exact_max_candidates ${exactMaxCandidates}: top 10 equals exact search, with and without folder filters`, async () => {
-      const running: RunningController = await runController({
-        bridgeUrl: bridge.url, overrides: { search: { exact_max_candidates: exactMaxCandidates } },
+      const running: RunningService = await startService({ bridge: { url: bridge.url }, overrides: { search: { exact_max_candidates: exactMaxCandidates } },
       });
       try {
         for (let i = 0; i < MESSAGES; i += 50) {
@@ -65,8 +65,7 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
             label: 'exactness', folder: message.folder, messages: [{ role: 'user', content: message.text }],
           })));
         }
-        await eventually(() => running.api('GET', '/api/v1/embeddings/status'),
-          (r) => r.body.searchable === true && r.body.done === MESSAGES, 30_000);
+        await waitFor(() => running.api('GET', '/api/v1/embeddings/status'), { what: `all ${MESSAGES} messages embedded and searchable`, until: (r) => r.body.searchable === true && r.body.done === MESSAGES, timeoutMs: 30_000 });
 
         for (const folder of [null, '/sel/a', '/sel/a/b', '/sel/a/b/c']) {
           const inFolder = (f: string) => folder === null || f === folder || f.startsWith(`${folder}/`);

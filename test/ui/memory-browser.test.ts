@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { eventually, removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { ensureWebBuilt, REPO_ROOT } from './web-build.js';
+import { removeDir, type RunningService, startService, TEST_API_KEY } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * The memory browser end to end: a real controller (FakeBridge behind it) serving the built UI,
@@ -40,7 +41,7 @@ const daysAgo = (days: number, hour = 10) => {
 
 describe('memory browser in a real browser', { skip }, () => {
   let bridge: FakeBridge;
-  let server: RunningController;
+  let server: RunningService;
   let context: BrowserContext;
   let page: Page;
   let userDataDir: string;
@@ -60,7 +61,7 @@ describe('memory browser in a real browser', { skip }, () => {
     ensureWebBuilt();
     mkdirSync(ARTIFACTS, { recursive: true });
     bridge = await new FakeBridge().start();
-    server = await runController({ bridgeUrl: bridge.url, clock });
+    server = await startService({ bridge: { url: bridge.url }, clock });
 
     // Old, idle conversations (made 60 days ago, never read since): the prune candidates.
     clock.set(-60 * DAY);
@@ -95,7 +96,7 @@ describe('memory browser in a real browser', { skip }, () => {
         { role: 'user', content: `Standup ${index + 1}: shipped the ticket, reviewing pull requests.`, timestamp: daysAgo(index % 20, 9) },
       ] });
     }
-    await eventually(() => server.api('GET', '/api/v1/embeddings/status'), (r) => r.body.searchable && r.body.done > 0);
+    await waitFor(() => server.api('GET', '/api/v1/embeddings/status'), { what: 'the seeded messages embedded and searchable', until: (r) => r.body.searchable && r.body.done > 0 });
 
     userDataDir = mkdtempSync(join(tmpdir(), 'memsvc-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {

@@ -2,17 +2,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { removeDir, runController, TEST_API_KEY, type RunningController } from '../helpers/controller-harness.js';
 import { ensureWebBuilt } from './web-build.js';
+import { removeDir, type RunningService, startService, TEST_API_KEY } from '../helpers/service-harness.js';
 
 /** The controller serves the built UI at "/" without a key, and keeps every API answer as it was. */
 describe('web UI serving', () => {
   let bridge: FakeBridge;
-  let server: RunningController;
+  let server: RunningService;
   before(async () => {
     ensureWebBuilt();
     bridge = await new FakeBridge().start();
-    server = await runController({ bridgeUrl: bridge.url });
+    server = await startService({ bridge: { url: bridge.url } });
   });
   after(async () => {
     await server.stop();

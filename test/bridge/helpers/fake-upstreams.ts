@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -5,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * Small real HTTP servers speaking Ollama's and OpenAI's wire protocols, for
  * provider and bridge tests. Each route answers with its protocol's normal
  * response unless a scripted behaviour is queued for it (consumed in order):
- * an error status, a delay, a dropped connection.
+ * an error status, no answer at all, a dropped connection.
  */
 export interface RecordedRequest {
   method: string;
@@ -16,7 +17,8 @@ export interface RecordedRequest {
 
 export type Behaviour =
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { delayMs: number }
+  /** Never answers: the request stays open until the client gives up. */
+  | { hang: true }
   | { dropConnection: true };
 
 type Handler = (req: RecordedRequest, res: ServerResponse) => void;
@@ -24,6 +26,7 @@ type Handler = (req: RecordedRequest, res: ServerResponse) => void;
 export class FakeUpstream {
   readonly requests: RecordedRequest[] = [];
   private readonly scripts = new Map<string, Behaviour[]>();
+  private readonly arrivals = new EventEmitter();
   private server: Server | undefined;
   url = '';
 
@@ -39,6 +42,11 @@ export class FakeUpstream {
   /** Queue behaviours for `METHOD /path`; each request consumes one, then the normal handler answers. */
   script(route: string, ...behaviours: Behaviour[]): void {
     this.scripts.set(route, [...(this.scripts.get(route) ?? []), ...behaviours]);
+  }
+
+  /** Resolves when the next request to `METHOD /path` arrives. */
+  received(route: string): Promise<RecordedRequest> {
+    return new Promise((resolve) => this.arrivals.once(route, resolve));
   }
 
   requestsTo(route: string): RecordedRequest[] {
@@ -71,14 +79,13 @@ export class FakeUpstream {
     const route = `${recorded.method} ${path}`;
 
     const behaviour = this.scripts.get(route)?.shift();
+    this.arrivals.emit(route, recorded);
+    if (behaviour && 'hang' in behaviour) return;
     if (behaviour && 'dropConnection' in behaviour) {
       req.socket.destroy();
       return;
     }
-    if (behaviour && 'delayMs' in behaviour) {
-      await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
-      if (res.destroyed || req.socket.destroyed) return;
-    } else if (behaviour) {
+    if (behaviour) {
       sendJson(res, behaviour.status, behaviour.body ?? { error: `scripted ${behaviour.status}` }, behaviour.headers);
       return;
     }
