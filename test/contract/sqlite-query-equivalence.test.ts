@@ -9,7 +9,7 @@ import type { SearchFilter } from '../../src/domain/search.js';
 import { searchFilterWhere } from '../../src/adapters/sql/filter-sql.js';
 import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
 import { StatementCache } from '../../src/adapters/sqlite/sqlite-statements.js';
-import { countEmbeddedMatching } from '../../src/adapters/sqlite/sqlite-vector-count.js';
+import { countEmbeddedMatching, EmbeddedMatchCounter } from '../../src/adapters/sqlite/sqlite-vector-count.js';
 import type { Storage } from '../../src/ports/storage.js';
 
 const T0 = Date.parse('2026-05-01T10:00:00.000Z');
@@ -77,6 +77,33 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
           WHERE ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
         assert.equal(countEmbeddedMatching(statements, filter, limit), plain, `${JSON.stringify(filter)}, limit ${limit}`);
       }
+    }
+  });
+
+  test('a remembered count follows writes of this connection and of another one', async () => {
+    const own = new BetterSqlite3(join(dir, DATABASE_FILE));
+    try {
+      const counter = new EmbeddedMatchCounter(own);
+      const plain = (filter: SearchFilter) => {
+        const where = searchFilterWhere(filter);
+        return own.prepare(`SELECT count(*) FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
+          JOIN conversations c ON c.id = m.conversation_id WHERE ${where.sql}`).pluck().get(...where.params) as number;
+      };
+      const check = (why: string) => {
+        for (const filter of FILTERS) assert.equal(counter.count(filter, 10_000), plain(filter), `${why}: ${JSON.stringify(filter)}`);
+      };
+      check('first count');
+      check('remembered');
+      // Another connection embeds the rest of the pending messages.
+      const pending = await storage.embeddings.claimPending(1000, 60_000);
+      assert.ok(pending.length > 0);
+      await storage.embeddings.complete('test-model', pending.map((m) => ({ key: m.key, vector: Float32Array.of(0, 1) })));
+      check('after another connection embedded messages');
+      // This connection archives everything under /work.
+      own.prepare(`UPDATE conversations SET status = 'archived' WHERE folder LIKE '/work%'`).run();
+      check('after this connection archived conversations');
+    } finally {
+      own.close();
     }
   });
 

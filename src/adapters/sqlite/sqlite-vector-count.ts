@@ -1,6 +1,44 @@
+import type { Database, Statement } from 'better-sqlite3';
 import type { SearchFilter } from '../../domain/search.js';
 import { searchFilterWhere } from '../sql/filter-sql.js';
-import type { StatementCache } from './sqlite-statements.js';
+import { StatementCache } from './sqlite-statements.js';
+
+/** Counts kept at most between two writes (one per distinct filter and cap). */
+const MAX_REMEMBERED = 256;
+
+/**
+ * countEmbeddedMatching, remembered until the database changes: a count over a broad filter (context
+ * assembly's archived: false) still reads up to `limit` index entries, and the same filter comes again and
+ * again. Any write ends every remembered count: total_changes() counts this connection's inserted, updated
+ * and deleted rows, and data_version moves when another connection commits.
+ */
+export class EmbeddedMatchCounter {
+  private readonly statements: StatementCache;
+  private readonly version: Statement;
+  private readonly remembered = new Map<string, number>();
+  private rememberedAt = '';
+
+  constructor(db: Database) {
+    this.statements = new StatementCache(db);
+    this.version = db.prepare(`SELECT total_changes() || ':' || data_version FROM pragma_data_version`).pluck();
+  }
+
+  count(filter: SearchFilter, limit: number): number {
+    const version = this.version.get() as string;
+    if (version !== this.rememberedAt || this.remembered.size >= MAX_REMEMBERED) {
+      this.remembered.clear();
+      this.rememberedAt = version;
+    }
+    const where = searchFilterWhere(filter);
+    const key = JSON.stringify([where.sql, where.params, limit]);
+    let count = this.remembered.get(key);
+    if (count === undefined) {
+      count = countEmbeddedMatching(this.statements, filter, limit);
+      this.remembered.set(key, count);
+    }
+    return count;
+  }
+}
 
 /**
  * Stored vectors of messages passing the filter, counted up to `limit`: the count a filtered vector search

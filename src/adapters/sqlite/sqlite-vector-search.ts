@@ -6,7 +6,7 @@ import type { VectorSearch } from '../../ports/vector-search.js';
 import { blobToVector } from './sqlite-embedding.queue.js';
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
-import { countEmbeddedMatching } from './sqlite-vector-count.js';
+import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /** Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
@@ -33,9 +33,11 @@ export interface SqliteVectorSearchOptions {
 export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
   private readonly exactMaxCandidates: number;
+  private readonly counter: EmbeddedMatchCounter;
 
   constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions = {}) {
     this.statements = new StatementCache(db);
+    this.counter = new EmbeddedMatchCounter(db);
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
@@ -46,7 +48,7 @@ export class SqliteVectorSearch implements VectorSearch {
     let wanted = depth + 16;
     if (hasFilter(filter)) {
       const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
-      const matching = Math.max(1, countEmbeddedMatching(this.statements, filter, cap));
+      const matching = Math.max(1, this.counter.count(filter, cap));
       if (matching <= this.exactMaxCandidates) {
         return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
       }
