@@ -120,7 +120,7 @@ export const scenario: Scenario = {
 
 function startServer(context: ScenarioContext, root: string, bridge: BenchBridge): Promise<BenchServer> {
   return startBenchServer({
-    mode: context.serverMode, keepData: true, dataDir: join(root, 'store'), bridgeUrl: bridge.url,
+    mode: context.serverMode, keepData: true, dataDir: join(root, 'store'), bridgeUrl: bridge.url, apiKey: API_KEY,
   });
 }
 
