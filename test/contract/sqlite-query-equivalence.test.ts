@@ -24,10 +24,11 @@ const FILTERS: SearchFilter[] = [
 ];
 
 /**
- * The SQLite driver's cheaper forms of two reads give what the plain SQL gives, on a store with embedded,
+ * The SQLite driver's cheaper forms of these reads give what the plain SQL gives, on a store with embedded,
  * pending and failed messages, archived conversations, several folders and timestamps that tie:
  * - the vector count a filtered search sizes its candidates by (counted without visiting message_vectors);
- * - the recent-message keys of context assembly (read along the timestamp index).
+ * - the recent-message keys of context assembly (read along the timestamp index);
+ * - the embedded total of /stats and /metrics.
  */
 describe('sqlite: cheaper reads give the plain queries\' answers', () => {
   let dir: string;
@@ -65,6 +66,12 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
   test('the store has every embedding state the count must tell apart', () => {
     const states = db.prepare('SELECT embedding_status, count(*) AS n FROM messages GROUP BY 1').all() as Array<{ embedding_status: string; n: number }>;
     assert.deepEqual(states.map((s) => s.embedding_status).sort(), ['done', 'failed', 'pending']);
+  });
+
+  test('the embedded total (stats, metrics) equals the stored vectors', async () => {
+    const vectors = db.prepare('SELECT count(*) FROM message_vectors').pluck().get() as number;
+    assert.ok(vectors > 0);
+    assert.equal((await storage.conversations.totals()).embeddedMessages, vectors);
   });
 
   test('embedded messages passing a filter, capped, equal the count over message_vectors', () => {
