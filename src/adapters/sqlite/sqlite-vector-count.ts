@@ -3,6 +3,12 @@ import type { SearchFilter } from '../../domain/search.js';
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 
+/**
+ * Not-embedded messages walked at most: beyond, a queue is long (a bulk load being embedded) and the direct
+ * count is cheaper, above all for a selective filter, which SQLite then reads from the conversations side.
+ */
+const MAX_NOT_DONE_WALK = 4096;
+
 /** Counts kept at most between two writes (one per distinct filter and cap). */
 const MAX_REMEMBERED = 256;
 
@@ -49,14 +55,15 @@ export class EmbeddedMatchCounter {
  * (SqliteEmbeddingQueue.complete writes both in one transaction, resetAll clears both, deletes cascade), so this
  * counts the matching messages on covering indexes and takes off those not embedded yet, found through the
  * pending index: min(limit, all - notDone), with `all` counted up to limit + notDone, is the capped count of the
- * embedded ones. While a long queue waits (a bulk load being embedded), counting 'done' rows directly is cheaper.
+ * embedded ones. While a long queue waits, counting 'done' rows directly is cheaper.
  */
 export function countEmbeddedMatching(statements: StatementCache, filter: SearchFilter, limit: number): number {
   const where = searchFilterWhere(filter);
+  const walk = Math.min(limit, MAX_NOT_DONE_WALK);
   const notDone = statements.get(`SELECT count(*) FROM (
     SELECT 1 FROM messages m CROSS JOIN conversations c ON c.id = m.conversation_id
-    WHERE m.embedding_status != 'done' AND ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
-  if (notDone >= limit) {
+    WHERE m.embedding_status != 'done' AND ${where.sql} LIMIT ?)`).pluck().get(...where.params, walk) as number;
+  if (notDone >= walk) {
     return statements.get(`SELECT count(*) FROM (
       SELECT 1 FROM messages m JOIN conversations c ON c.id = m.conversation_id
       WHERE m.embedding_status = 'done' AND ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
