@@ -8,7 +8,7 @@
  * baselines are measured on the same vectors in the same run: a float32 scan
  * in JS and sqlite-vec brute force. With `--data-dir`, a seeded store is reused.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -18,10 +18,12 @@ import { generateConversation } from './lib/corpus.js';
 import { createHttpClient, type HttpClient } from './lib/http-client.js';
 import { runLoad } from './lib/load.js';
 import type { Measurement, Scenario, ScenarioContext, SeedingStep } from './lib/scenario.js';
-import { startBenchServer, type BenchServer } from './lib/server.js';
+import { startBenchServer, type BenchServer, type CpuTime } from './lib/server.js';
 import { serverTask } from './lib/server-task.js';
 import { round, summarize } from './lib/stats.js';
 import { BENCH_QUERIES } from './lib/search-queries.js';
+import { importFiles } from '../src/cli/commands/import.command.js';
+import { createMemsvcClient } from '../src/client/memsvc-client.js';
 
 const SUFFIXES = ['', ' today', ' again', ' please', ' for the team', ' this week'];
 /** Folder filters by selectivity: conversation i lands in the deepest that divides it (subtree filters nest). */
@@ -48,6 +50,7 @@ export const scenario: Scenario = {
     'recall-queries': { kind: 'number', description: 'queries for recall@10 against exact', default: 60, quick: 12 },
     'steady-rate': { kind: 'number', description: 'msgs/s for ingest-to-searchable', default: 1000, quick: 300 },
     'steady-seconds': { kind: 'number', description: 'duration of the steady-rate phase', default: 20, quick: 5 },
+    'import-messages': { kind: 'number', description: 'messages in the bulk JSONL import (added to the store each run)', default: 50_000, quick: 2_000 },
   },
   async run(context) {
     const root = context.dataDir ?? mkdtempSync(join(tmpdir(), 'memsvc-bench-scale-'));
@@ -80,6 +83,8 @@ export const scenario: Scenario = {
       measurements.push(...await semanticRows(context, client, corpus, queries));
       measurements.push(...await textRows(context, client, corpus));
 
+      measurements.push(...await bulkImport(context, server, client, root));
+
       const memory = await server.exec(serverMemory, {});
       measurements.push(valueRow('memory', 'controller RSS', memory.rss / 2 ** 20, 'MiB',
         `heap ${round(memory.heap_used / 2 ** 20, 0)} MiB, external ${round(memory.external / 2 ** 20, 0)} MiB`));
@@ -102,7 +107,7 @@ export const scenario: Scenario = {
         seeding, measurements,
         notes: [...notes,
           'controller, bridge (builtin engine) and this client are three processes on the same machine',
-          'bulk JSONL import is not measured by this scenario'],
+          `bulk import: ${context.number('import-messages')} messages imported into /bulk in every run (the store grows by that much)`],
       };
     } finally {
       client.close();
@@ -115,7 +120,7 @@ export const scenario: Scenario = {
 
 function startServer(context: ScenarioContext, root: string, bridge: BenchBridge): Promise<BenchServer> {
   return startBenchServer({
-    mode: context.serverMode, keepData: true, dataDir: join(root, 'store'), bridgeUrl: bridge.url,
+    mode: context.serverMode, keepData: true, dataDir: join(root, 'store'), bridgeUrl: bridge.url, apiKey: API_KEY,
   });
 }
 
@@ -419,6 +424,46 @@ async function textRows(context: ScenarioContext, client: HttpClient, corpus: Co
     rows.push({ group, name, ...result });
   }
   return rows;
+}
+
+/**
+ * Bulk import through the real path: a JSONL export file of 10-message conversations, streamed by the CLI's
+ * importFiles (`memsvc import`, batches of 200 records) to POST /api/v1/import. Stored = every batch answered;
+ * then the pipeline embeds and indexes the imported messages behind it.
+ */
+async function bulkImport(context: ScenarioContext, server: BenchServer, client: HttpClient, root: string): Promise<Measurement[]> {
+  const messages = context.number('import-messages');
+  const file = join(root, 'bulk-import.jsonl');
+  const lines: string[] = [];
+  const base = Date.parse('2025-01-01T00:00:00.000Z');
+  for (let i = 0; i * MESSAGES_PER_CONVERSATION < messages; i += 1) {
+    const generated = generateConversation(20_000_000 + i, { seed: 42, messagesPerConversation: MESSAGES_PER_CONVERSATION });
+    const at = (minute: number) => new Date(base + (i * MESSAGES_PER_CONVERSATION + minute) * 60_000).toISOString();
+    // No ids: import gives new ones, so a reused store takes the file again.
+    lines.push(JSON.stringify({
+      label: generated.label, folder: '/bulk', importance_score: generated.importance_score, created_at: at(0),
+      messages: generated.messages.map((message, m) => ({ ...message, timestamp: at(m) })),
+    }));
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const api = createMemsvcClient({ baseUrl: server.baseUrl, apiKey: server.apiKey });
+  context.log(`importing ${messages} messages from a JSONL file`);
+  const cpuBefore = await server.cpuTime();
+  const started = performance.now();
+  const totals = await importFiles(api, [file], { onConflict: 'skip', batchSize: 200 });
+  const storedMs = performance.now() - started;
+  const cpuStored = await server.cpuTime();
+  await waitSearchable(client, 3600_000);
+  const searchableMs = performance.now() - started;
+  const cpuAfter = await server.cpuTime();
+  rmSync(file, { force: true });
+  const cpu = (a: CpuTime, b: CpuTime) => b.user_ms + b.system_ms - a.user_ms - a.system_ms;
+  return [
+    valueRow('import', 'bulk import of a JSONL file (memsvc import, 200 records a request), stored', (totals.messages / storedMs) * 1000, 'msgs/s',
+      `${totals.messages} messages in ${round(storedMs / 1000, 1)} s; controller CPU ${round(cpu(cpuBefore, cpuStored), 0)} ms`),
+    valueRow('import', 'bulk import: all imported messages embedded and indexed', (totals.messages / searchableMs) * 1000, 'msgs/s',
+      `searchable ${round(searchableMs / 1000, 1)} s after the import started; controller CPU ${round(cpu(cpuBefore, cpuAfter), 0)} ms in all`),
+  ];
 }
 
 /** A single figure (not a latency distribution) in the table's p50 column, with its unit in the note. */

@@ -15,7 +15,9 @@ export interface ListeningController {
  * embedding worker or bridge (unless given a bridge URL). Override keys the schema does not know (yet)
  * are dropped by the config loader.
  */
-export async function startController(dataDir: string, bridgeUrl?: string, key?: string): Promise<ListeningController> {
+/** `apiKey`: the service key, which the bridge also requires (a bridge started with a key needs the same one). */
+export async function startController(dataDir: string, bridgeUrl?: string, apiKey = `bench_${randomBytes(24).toString('base64url')}`):
+  Promise<ListeningController> {
   const config = loadConfig({
     file: '/nonexistent',
     // Only what a scenario sets on purpose reaches the controller (load --durability full).
@@ -28,8 +30,6 @@ export async function startController(dataDir: string, bridgeUrl?: string, key?:
       bridge: bridgeUrl ? { start: false, url: bridgeUrl } : { start: false },
     },
   });
-  // The bridge requires the service's key: a bench that starts one passes the key it gave it.
-  const apiKey = key ?? `bench_${randomBytes(24).toString('base64url')}`;
   const controller = await buildController({ config, apiKey, logger: false });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = controller.app.server.address() as AddressInfo;

@@ -14,7 +14,7 @@ if (!dataDir || !process.send) {
 }
 
 const send = (reply: ChildReply, then?: () => void) => process.send!(reply, undefined, undefined, then);
-const { controller, baseUrl, apiKey } = await startController(dataDir, bridgeUrl);
+const { controller, baseUrl, apiKey } = await startController(dataDir, bridgeUrl || undefined, process.env.MEMSVC_BENCH_API_KEY || undefined);
 let closing = false;
 
 process.on('message', (command: ParentCommand) => {

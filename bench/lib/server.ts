@@ -47,6 +47,8 @@ export interface BenchServerOptions {
   dataDir?: string;
   /** Run the embedding worker against this bridge (default: no bridge, no worker). */
   bridgeUrl?: string;
+  /** The service key (default: a random one); a bridge that requires a key must have been given the same. */
+  apiKey?: string;
 }
 
 /** IPC protocol between startBenchServer and server-child.ts. */
@@ -82,7 +84,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   };
 
   if (options.mode === 'in-process') {
-    const { controller, baseUrl, apiKey } = await startController(dataDir, options.bridgeUrl);
+    const { controller, baseUrl, apiKey } = await startController(dataDir, options.bridgeUrl, options.apiKey);
     return {
       mode: 'in-process', baseUrl, apiKey, dataDir, databaseSize,
       exec: (task, args) => task.run(controller, args),
@@ -101,6 +103,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
     options.bridgeUrl ? [dataDir, options.bridgeUrl] : [dataDir], {
     execArgv: ['--import', import.meta.resolve('tsx')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: options.apiKey ? { ...process.env, MEMSVC_BENCH_API_KEY: options.apiKey } : process.env,
   });
   // Ctrl-C during a long seeding run: do not leave a large temp store behind.
   const onSignal = () => {

@@ -22,8 +22,11 @@ export class SqliteContextReader implements ContextReader {
 
   async recentMessageKeys(filter: SearchFilter, since: string, limit: number): Promise<number[]> {
     const where = searchFilterWhere(filter);
+    // CROSS JOIN keeps messages the outer loop: SQLite then walks the timestamp index newest first and stops at
+    // the limit, instead of reading every message of every matching conversation and sorting them (SQLite's
+    // planner picks that plan for a filter on conversations, e.g. archived: false, and it grows with the store).
     return this.statements.get(`
-      SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      SELECT m.seq FROM messages m CROSS JOIN conversations c ON c.id = m.conversation_id
       WHERE m.timestamp >= ? AND ${where.sql}
       ORDER BY m.timestamp DESC, m.seq
       LIMIT ?`).pluck().all(since, ...where.params, limit) as number[];

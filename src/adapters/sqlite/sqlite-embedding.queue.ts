@@ -5,6 +5,13 @@ import { toPendingMessage } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
+/**
+ * Restates the partial index's condition (messages_embedding_pending: WHERE embedding_status != 'done'). SQLite
+ * uses a partial index only for a query whose WHERE contains that term itself: it does not infer it from
+ * `= 'pending'`, and without it every poll of the worker and every pending count scanned all messages.
+ */
+const USES_PENDING_INDEX = `m.embedding_status != 'done'`;
+
 export const vectorToBlob = (vector: Float32Array): Buffer =>
   Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 
@@ -27,13 +34,13 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
    * a claim needs no lease here: pending messages are simply read in order.
    */
   async claimPending(limit: number, _leaseMs: number): Promise<PendingMessage[]> {
-    const rows = this.db.prepare(`
+    const rows = this.statements.get(`
       SELECT m.seq AS key, m.content, m.embedding_attempts AS attempts,
              prev.content AS previous, next.content AS next
       FROM messages m
       LEFT JOIN messages prev ON prev.conversation_id = m.conversation_id AND prev.position = m.position - 1
       LEFT JOIN messages next ON next.conversation_id = m.conversation_id AND next.position = m.position + 1
-      WHERE m.embedding_status = 'pending'
+      WHERE m.embedding_status = 'pending' AND ${USES_PENDING_INDEX}
       ORDER BY m.seq
       LIMIT ?`).all(limit) as Array<{ key: number; content: string; attempts: number; previous: string | null; next: string | null }>;
     return rows.map(toPendingMessage);
@@ -74,7 +81,8 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async pendingCount(): Promise<number> {
-    return this.db.prepare(`SELECT count(*) FROM messages WHERE embedding_status = 'pending'`).pluck().get() as number;
+    return this.statements.get(`SELECT count(*) FROM messages m WHERE m.embedding_status = 'pending' AND ${USES_PENDING_INDEX}`)
+      .pluck().get() as number;
   }
 
   async oldestPendingTimestamp(): Promise<string | null> {

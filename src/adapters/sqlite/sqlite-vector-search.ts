@@ -6,6 +6,7 @@ import type { VectorSearch } from '../../ports/vector-search.js';
 import { blobToVector } from './sqlite-embedding.queue.js';
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
+import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /** Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
@@ -32,9 +33,11 @@ export interface SqliteVectorSearchOptions {
 export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
   private readonly exactMaxCandidates: number;
+  private readonly counter: EmbeddedMatchCounter;
 
   constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions = {}) {
     this.statements = new StatementCache(db);
+    this.counter = new EmbeddedMatchCounter(db);
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
@@ -45,7 +48,7 @@ export class SqliteVectorSearch implements VectorSearch {
     let wanted = depth + 16;
     if (hasFilter(filter)) {
       const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
-      const matching = Math.max(1, this.countVectorsMatching(filter, cap));
+      const matching = Math.max(1, this.counter.count(filter, cap));
       if (matching <= this.exactMaxCandidates) {
         return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
       }
@@ -74,13 +77,5 @@ export class SqliteVectorSearch implements VectorSearch {
       JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
       WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as Array<{ key: number; vector: Buffer }>;
     return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
-  }
-
-  private countVectorsMatching(filter: SearchFilter, limit: number): number {
-    const where = searchFilterWhere(filter);
-    return this.statements.get(`SELECT count(*) FROM (
-      SELECT 1 FROM message_vectors v
-      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
   }
 }

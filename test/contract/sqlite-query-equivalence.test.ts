@@ -1,0 +1,129 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { newId } from '../../src/domain/ids.js';
+import type { SearchFilter } from '../../src/domain/search.js';
+import { searchFilterWhere } from '../../src/adapters/sql/filter-sql.js';
+import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
+import { StatementCache } from '../../src/adapters/sqlite/sqlite-statements.js';
+import { countEmbeddedMatching, EmbeddedMatchCounter } from '../../src/adapters/sqlite/sqlite-vector-count.js';
+import type { Storage } from '../../src/ports/storage.js';
+
+const T0 = Date.parse('2026-05-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+const FOLDERS = ['/work', '/work/api', '/home', '/home/garden', '/travel'];
+
+const FILTERS: SearchFilter[] = [
+  {}, { archived: false }, { archived: true }, { folder: '/work' }, { folder: '/home/garden' }, { label: 'l1' },
+  { importanceMin: 8 }, { importanceMax: 3 }, { dateFrom: at(300) }, { dateTo: at(200) },
+  { archived: false, excludedFolders: ['/work'] }, { archived: false, excludedFolders: ['/home', '/travel'] },
+  { folder: '/nowhere' },
+];
+
+/**
+ * The SQLite driver's cheaper forms of these reads give what the plain SQL gives, on a store with embedded,
+ * pending and failed messages, archived conversations, several folders and timestamps that tie:
+ * - the vector count a filtered search sizes its candidates by (counted without visiting message_vectors);
+ * - the recent-message keys of context assembly (read along the timestamp index);
+ * - the embedded total of /stats and /metrics.
+ */
+describe('sqlite: cheaper reads give the plain queries\' answers', () => {
+  let dir: string;
+  let storage: Storage;
+  let db: Database;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memsvc-sqlite-equivalence-'));
+    storage = openSqliteStorage(dir);
+    for (let c = 0; c < 60; c += 1) {
+      const conversation = await storage.conversations.create({
+        id: newId(), label: `l${c % 4}`, folder: FOLDERS[c % FOLDERS.length]!, importanceScore: 1 + (c % 10),
+        // Messages of a conversation share a timestamp in pairs, so ties are broken by key.
+        messages: Array.from({ length: 1 + (c % 7) }, (_, i) => ({
+          role: 'user' as const, content: `message ${c}.${i}`, timestamp: at(c * 7 + Math.floor(i / 2)),
+        })),
+        now: at(c * 7),
+      }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+      if (c % 6 === 0) await storage.conversations.setStatusMany([conversation.id], 'archived', at(500));
+    }
+    await storage.embeddings.recordModel({ model: 'test-model', dimension: 2 });
+    const pending = await storage.embeddings.claimPending(1000, 60_000);
+    // Two thirds embedded, some failed, the rest left pending.
+    const embedded = pending.filter((_, i) => i % 3 !== 0);
+    await storage.embeddings.complete('test-model', embedded.map((m) => ({ key: m.key, vector: Float32Array.of(1, 0) })));
+    await storage.embeddings.recordFailure(pending.filter((_, i) => i % 9 === 0).map((m) => m.key), 'refused', 1);
+    db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
+  });
+  after(async () => {
+    db.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the store has every embedding state the count must tell apart', () => {
+    const states = db.prepare('SELECT embedding_status, count(*) AS n FROM messages GROUP BY 1').all() as Array<{ embedding_status: string; n: number }>;
+    assert.deepEqual(states.map((s) => s.embedding_status).sort(), ['done', 'failed', 'pending']);
+  });
+
+  test('the embedded total (stats, metrics) equals the stored vectors', async () => {
+    const vectors = db.prepare('SELECT count(*) FROM message_vectors').pluck().get() as number;
+    assert.ok(vectors > 0);
+    assert.equal((await storage.conversations.totals()).embeddedMessages, vectors);
+  });
+
+  test('embedded messages passing a filter, capped, equal the count over message_vectors', () => {
+    const statements = new StatementCache(db);
+    for (const filter of FILTERS) {
+      const where = searchFilterWhere(filter);
+      for (const limit of [1, 5, 17, 40, 100, 10_000]) {
+        const plain = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM message_vectors v
+          JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
+          WHERE ${where.sql} LIMIT ?)`).pluck().get(...where.params, limit) as number;
+        assert.equal(countEmbeddedMatching(statements, filter, limit), plain, `${JSON.stringify(filter)}, limit ${limit}`);
+      }
+    }
+  });
+
+  test('a remembered count follows writes of this connection and of another one', async () => {
+    const own = new BetterSqlite3(join(dir, DATABASE_FILE));
+    try {
+      const counter = new EmbeddedMatchCounter(own);
+      const plain = (filter: SearchFilter) => {
+        const where = searchFilterWhere(filter);
+        return own.prepare(`SELECT count(*) FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
+          JOIN conversations c ON c.id = m.conversation_id WHERE ${where.sql}`).pluck().get(...where.params) as number;
+      };
+      const check = (why: string) => {
+        for (const filter of FILTERS) assert.equal(counter.count(filter, 10_000), plain(filter), `${why}: ${JSON.stringify(filter)}`);
+      };
+      check('first count');
+      check('remembered');
+      // Another connection embeds the rest of the pending messages.
+      const pending = await storage.embeddings.claimPending(1000, 60_000);
+      assert.ok(pending.length > 0);
+      await storage.embeddings.complete('test-model', pending.map((m) => ({ key: m.key, vector: Float32Array.of(0, 1) })));
+      check('after another connection embedded messages');
+      // This connection archives everything under /work.
+      own.prepare(`UPDATE conversations SET status = 'archived' WHERE folder LIKE '/work%'`).run();
+      check('after this connection archived conversations');
+    } finally {
+      own.close();
+    }
+  });
+
+  test('recent message keys equal the plain join, newest first and ties by key', async () => {
+    for (const filter of FILTERS) {
+      const where = searchFilterWhere(filter);
+      for (const [since, limit] of [[at(0), 1000], [at(150), 7], [at(300), 30], [at(1000), 5]] as const) {
+        const plain = db.prepare(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+          WHERE m.timestamp >= ? AND ${where.sql} ORDER BY m.timestamp DESC, m.seq LIMIT ?`)
+          .pluck().all(since, ...where.params, limit) as number[];
+        assert.deepEqual(await storage.context.recentMessageKeys(filter, since, limit), plain,
+          `${JSON.stringify(filter)}, since ${since}, limit ${limit}`);
+      }
+    }
+  });
+});
