@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
-import { renderContext, type SelectedMessage } from './context-selection.js';
-import { estimateTokens } from '../../domain/token-count.js';
 import { AssembleContextBody, AssembleContextResponse } from './context.schemas.js';
-import type { AssembledContext, ContextService } from './context.service.js';
+import type { ContextService } from './context.service.js';
+import { toContextMessage, toContextText } from './context.mappers.js';
 
 const tags = ['context'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
@@ -24,39 +23,3 @@ export const contextRoutes: FastifyPluginAsyncTypebox<{ context: ContextService 
     return toContextText(assembled);
   });
 };
-
-/** The text variant: one prompt-ready string with its sources. */
-export function toContextText(assembled: AssembledContext) {
-  const text = renderContext(assembled.messages, assembled.request.includeMetadata);
-  return {
-    context: text,
-    token_count: estimateTokens(text),
-    conversation_ids: [...new Set(assembled.messages.map((message) => message.hit.conversationId))],
-    message_count: assembled.messages.length,
-    sources: assembled.messages.map(({ hit, score }) => ({
-      message_id: hit.messageId,
-      conversation_id: hit.conversationId,
-      label: hit.label,
-      folder: hit.folder,
-      timestamp: hit.timestamp,
-      relevance_score: score,
-    })),
-  };
-}
-
-export const toContextMessage = ({ hit, score }: SelectedMessage) => ({
-  id: hit.messageId,
-  conversation_id: hit.conversationId,
-  role: hit.role,
-  content: hit.content,
-  timestamp: hit.timestamp,
-  embedding_id: hit.embeddingId,
-  metadata: {
-    label: hit.label,
-    folder: hit.folder,
-    timestamp: hit.timestamp,
-    relevance_score: score,
-    importance_score: hit.importanceScore,
-    message_metadata: hit.metadata,
-  },
-});

@@ -1,31 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EmptyResponse, ErrorResponse } from '../conversations/conversations.schemas.js';
-import type { PruningPlan, PruningService } from './pruning.service.js';
+import type { PruningService } from './pruning.service.js';
+import { toDryRunResponse } from './pruning.mappers.js';
 import { DryRunBody, DryRunResponse, ExecuteBody } from './pruning.schemas.js';
 
 const tags = ['orchestration'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
-
-export const toDryRunResponse = (plan: PruningPlan) => ({
-  suggestions: plan.suggestions.map((s) => ({
-    conversation_id: s.conversationId,
-    conversation_label: s.conversationLabel,
-    last_accessed: s.lastAccessed,
-    last_updated: s.lastUpdated,
-    message_count: s.messageCount,
-    token_estimate: s.tokenEstimate,
-    importance_score: s.importanceScore,
-    preview: s.preview,
-    recommendation: s.recommendation,
-    reason: s.reason,
-  })),
-  total: plan.total,
-  archive_count: plan.archiveCount,
-  estimated_token_savings: plan.estimatedTokenSavings,
-  threshold_days: plan.thresholdDays,
-  importance_threshold: plan.importanceThreshold,
-  idle_since: plan.idleSince,
-});
 
 export const pruningRoutes: FastifyPluginAsyncTypebox<{ pruning: PruningService }> = async (app, { pruning }) => {
   app.post('/prune/dry-run', {

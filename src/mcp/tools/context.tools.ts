@@ -1,4 +1,4 @@
-import { toContextText } from '../../features/context/context.routes.js';
+import { toContextText } from '../../features/context/context.mappers.js';
 import { AssembleContextTextBody, ContextText } from '../../features/context/context.schemas.js';
 import { defineTool } from '../tool-definition.js';
 

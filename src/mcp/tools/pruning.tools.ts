@@ -1,4 +1,4 @@
-import { toDryRunResponse } from '../../features/pruning/pruning.routes.js';
+import { toDryRunResponse } from '../../features/pruning/pruning.mappers.js';
 import { DryRunBody, PruneToolResponse } from '../../features/pruning/pruning.schemas.js';
 import { defineTool } from '../tool-definition.js';
 

@@ -1,4 +1,4 @@
-import { toSummaryResponse } from '../../features/summaries/summaries.routes.js';
+import { toSummaryResponse } from '../../features/summaries/summaries.mappers.js';
 import { SummarizeBody, SummaryResponse } from '../../features/summaries/summaries.schemas.js';
 import { defineTool } from '../tool-definition.js';
 
