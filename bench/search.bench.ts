@@ -33,7 +33,7 @@ export const scenario: Scenario = {
     const measurements: Measurement[] = [];
     const seeding: SeedingStep[] = [];
     const dataset: Record<string, number | string> = {};
-    const search = context.string('refinement') === 'off' ? { author_weight: 0, session_weight: 0 } : {};
+    const search = context.string('refinement') === 'off' ? { author_weight: 0, session_weight: 0, time_weight: 0 } : {};
     const stack = await startLocalStack({ dataDir, overrides: { embedding_worker: { batch_size: 128 }, search } });
     const client = createHttpClient(stack.baseUrl, stack.apiKey, 8);
     try {

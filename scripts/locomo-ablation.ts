@@ -26,7 +26,8 @@ import { NEIGHBOUR_WEIGHT, propagateNeighbourScores } from '../src/features/sear
 import { passSessionEvidence, SESSION_WEIGHT } from '../src/features/search/ranking/session-evidence.js';
 import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../src/features/search/ranking/pseudo-relevance.js';
 import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/features/search/ranking/author-match.js';
-import { evidenceIds, sessionKeys, type Sample, type Turn } from './lib/locomo.js';
+import { evidenceIds, sessionKeys, sessionStart, type Sample, type Turn } from './lib/locomo.js';
+import { favourNamedPeriods, TIME_WEIGHT } from '../src/features/search/ranking/time-mention.js';
 import { SHARED_MODEL_CACHE } from './lib/local-stack.js';
 
 const KS = [5, 10, 20] as const;
@@ -41,6 +42,9 @@ export interface Components {
   rocchio: boolean;
   rm3: boolean;
   author?: boolean;
+  /** Messages written in a period the query names (search/ranking/time-mention.ts). */
+  time?: boolean;
+  timeWeight?: number;
   keywordWeight?: number;
   neighbourWeight?: number;
   authorWeight?: number;
@@ -53,22 +57,25 @@ export interface Components {
 
 export const DEFAULT_COMPONENTS: Components = { neighbours: true, author: true, session: false, rocchio: false, rm3: false };
 
-interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array }
-interface Question { text: string; category: number; evidence: Set<string> }
-interface Corpus {
+export interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array; timestamp: string }
+export interface Question { text: string; category: number; evidence: Set<string> }
+export interface Corpus {
   messages: Message[];
   neighbours: Map<number, number[]>;
   questions: Question[];
   fullText(terms: readonly string[], limit: number): ScoredKey[];
 }
 
-function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
+export function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
   const messages: Message[] = [];
   for (const session of sessionKeys(sample)) {
-    for (const turn of sample.conversation[session] as Turn[]) {
+    // As scripts/lib/locomo.ts stores them: turns a minute apart from the session's date.
+    const start = sessionStart(sample.conversation[`${session}_date_time`] as string | undefined)?.getTime() ?? Number.NaN;
+    (sample.conversation[session] as Turn[]).forEach((turn, i) => {
       const content = `${turn.speaker}: ${turn.text}`;
-      messages.push({ key: messages.length, dia: turn.dia_id, session, content, vector: composer.compose(content) });
-    }
+      const timestamp = Number.isNaN(start) ? '' : new Date(start + i * 60_000).toISOString();
+      messages.push({ key: messages.length, dia: turn.dia_id, session, content, vector: composer.compose(content), timestamp });
+    });
   }
   const neighbours = new Map<number, number[]>();
   messages.forEach((message, i) => neighbours.set(i, [messages[i - 1], messages[i + 1]]
@@ -100,7 +107,7 @@ const scaleByBest = (ranking: ScoredKey[]) => {
   return ranking.map((item) => ({ key: item.key, score: best > 0 ? item.score / best : 0 }));
 };
 
-function nearest(corpus: Corpus, query: Float32Array, k: number): ScoredKey[] {
+export function nearest(corpus: Corpus, query: Float32Array, k: number): ScoredKey[] {
   return corpus.messages.map((message) => {
     let dot = 0;
     for (let d = 0; d < query.length; d += 1) dot += query[d]! * message.vector[d]!;
@@ -145,6 +152,9 @@ export function retrieve(corpus: Corpus, composer: VectorComposer, question: str
       on.neighbourWeight ?? NEIGHBOUR_WEIGHT)).slice(0, DEPTH);
   }
   if (on.author && on.authorStage !== 'early') ranking = byAuthor(ranking);
+  if (on.time) {
+    ranking = favourNamedPeriods(question, ranking, (key) => corpus.messages[key]?.timestamp, on.timeWeight ?? TIME_WEIGHT);
+  }
   if (on.session) {
     ranking = passSessionEvidence(ranking, (key) => corpus.messages[key]?.session, on.sessionWeight ?? SESSION_WEIGHT);
   }

@@ -1,3 +1,4 @@
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { AppError, ErrorCode, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
@@ -24,8 +25,10 @@ export interface SearchServiceDeps {
   maxResults: number;
   defaultMode: SearchMode;
   log: Logger;
-  /** Hybrid mode's second stage (named authors, session evidence); defaults to DEFAULT_REFINEMENT. */
+  /** Hybrid mode's second stage (named authors, named periods, session evidence); defaults to DEFAULT_REFINEMENT. */
   refinement?: Refinement;
+  /** "Now" for the periods a query names without a year; defaults to the system clock. */
+  clock?: Clock;
 }
 
 export interface QueryRequest {
@@ -79,7 +82,7 @@ export class SearchService {
       } else {
         ranking = await this.withNeighbours(fuseKeys(keyword, dense, depth), filter, depth);
         ({ ranking, hits: read } = await refineRanking(request.query, ranking, (keys) => this.deps.reader.hydrate(keys),
-          this.deps.refinement ?? DEFAULT_REFINEMENT));
+          this.deps.refinement ?? DEFAULT_REFINEMENT, this.deps.clock?.now() ?? new Date()));
       }
     }
     const page = ranking.slice(request.offset, request.offset + request.limit);
