@@ -24,9 +24,10 @@ export interface NamedPeriod {
 }
 
 /**
- * The calendar periods a query names with a month (optionally a day and year),
- * read by chrono-node. Expressions without a month ("yesterday", "last week")
- * say nothing reliable about when a stored message was written, so they are left out.
+ * The calendar periods a query names down to the month at least, read by
+ * chrono-node: "in June", "July 2023", "on 13 October"; relative ones such as
+ * "last week" resolve against `now`. Coarser ones ("last year", "on Friday")
+ * are left out: they say too little about when a stored message was written.
  */
 export function namedPeriods(query: string, now: Date = new Date()): NamedPeriod[] {
   return chrono.parse(query, now)
