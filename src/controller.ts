@@ -122,6 +122,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
     clock,
+    scopedStatistics: config.search.scoped_statistics,
     refinement: {
       authorWeight: config.search.author_weight,
       sessionWeight: config.search.session_weight,

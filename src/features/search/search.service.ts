@@ -27,6 +27,8 @@ export interface SearchServiceDeps {
   log: Logger;
   /** Hybrid mode's second stage (named authors, named periods, session evidence); defaults to DEFAULT_REFINEMENT. */
   refinement?: Refinement;
+  /** Full text takes term rarity from the filtered scope, not the whole store (search.scoped_statistics); default true. */
+  scopedStatistics?: boolean;
   /** "Now" for the periods a query names without a year; defaults to the system clock. */
   clock?: Clock;
 }
@@ -109,11 +111,15 @@ export class SearchService {
     return { hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })), total: ranking.length };
   }
 
-  /** BM25 over each message's words and, weighted lower, its neighbours' words. */
+  /**
+   * BM25 over each message's words and, weighted lower, its neighbours' words;
+   * under a filter, with the terms' rarity in the messages it admits.
+   */
   async keywordRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const words = naturalLanguageQuery(query);
     if (words === null) return [];
-    return scaleByBest(await this.deps.reader.fullText(words, filter, depth, { contextWeight: FTS_CONTEXT_WEIGHT }));
+    return scaleByBest(await this.deps.reader.fullText(words, filter, depth,
+      { contextWeight: FTS_CONTEXT_WEIGHT, scopedStatistics: this.deps.scopedStatistics ?? true }));
   }
 
   /** Lets each message share in its neighbours' scores: answers often follow the turn that matched. */
