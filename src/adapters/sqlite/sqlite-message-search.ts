@@ -70,7 +70,8 @@ export class SqliteMessageSearch implements MessageSearchReader {
         // A filter may leave too few of those: then the whole match set is scored after all.
         candidates = bounded.length >= depth ? bounded : ranked(0, depth);
       }
-      return terms ? this.rescoreForScope(terms, filter, candidates, bm25, limit) : candidates;
+      const termMatch = (term: string) => (weight > 0 ? `"${term}"` : `content : ("${term}")`);
+      return terms ? this.rescoreForScope(terms.map(termMatch), filter, candidates, bm25, limit) : candidates;
     } catch (error) {
       // The query was parsed and rendered from tokens only; FTS5 refusing it would be our bug, but it is still the query's.
       const message = (error as Error).message;
@@ -82,7 +83,7 @@ export class SqliteMessageSearch implements MessageSearchReader {
   }
 
   /** The candidates re-ranked with each term's idf taken over the messages the filter admits (scoped-term-statistics.ts). */
-  private rescoreForScope(terms: readonly string[], filter: SearchFilter, candidates: readonly ScoredKey[], bm25: string, limit: number):
+  private rescoreForScope(termMatches: readonly string[], filter: SearchFilter, candidates: readonly ScoredKey[], bm25: string, limit: number):
     ScoredKey[] {
     if (candidates.length === 0) return [];
     const where = searchFilterWhere(filter);
@@ -92,8 +93,7 @@ export class SqliteMessageSearch implements MessageSearchReader {
     // A scope holding most of the store has nearly the store's statistics: not worth the extra queries.
     if (scopeRows * 2 > storeRows) return candidates.slice(0, limit);
     const wanted = new Set(candidates.map((item) => item.key));
-    return rescoreForScope(terms.map((term) => {
-      const match = `"${term}"`;
+    return rescoreForScope(termMatches.map((match) => {
       const inStore = this.statements.get('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck().get(match) as number;
       const inScope = this.statements.get(`SELECT count(*) FROM messages_fts f JOIN messages m ON m.seq = f.rowid
         JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}`)
