@@ -15,10 +15,11 @@ test('idf follows FTS5: rare terms weigh more, terms in over half the rows are f
   assert.equal(bm25Idf(10, 9), 1e-6);
 });
 
-test('each term\'s scores are re-weighted by its ratio and summed per key', () => {
-  const out = rescoreForScope([
-    { ratio: 0.1, scores: [{ key: 1, score: 5 }, { key: 2, score: 5 }] }, // common in the scope
-    { ratio: 1, scores: [{ key: 2, score: 1 }, { key: 3, score: 2 }] },
+test('each term\'s share of a candidate\'s score is re-weighted by its ratio', () => {
+  // Candidates scored store-wide: key 1 by the common term alone (5), key 2 by both (5 + 1), key 3 by the rare one (2).
+  const candidates = [{ key: 2, score: 6 }, { key: 1, score: 5 }, { key: 3, score: 2 }];
+  const out = rescoreForScope(candidates, [
+    { ratio: 0.1, scores: [{ key: 1, score: 5 }, { key: 2, score: 5 }, { key: 99, score: 5 }] }, // common in the scope
   ], 2);
   assert.deepEqual(out.map((item) => item.key), [3, 2]);
   assert.ok(Math.abs(out[1]!.score - 1.5) < 1e-9);

@@ -18,15 +18,25 @@ export function bm25Idf(rows: number, matching: number): number {
 export interface TermEvidence {
   /** idf in the scope / idf in the whole table. */
   ratio: number;
-  /** The term's own bm25() scores (positive, higher is better) for the candidates it matches. */
+  /** The term's own bm25() scores (positive, higher is better); keys that are not candidates are ignored. */
   scores: readonly ScoredKey[];
 }
 
-/** Sum over terms of ratio x the term's score, best first (ties by key), at most `limit`. */
-export function rescoreForScope(terms: readonly TermEvidence[], limit: number): ScoredKey[] {
-  const total = new Map<number, number>();
+/** Terms whose idf ratio is within this of 1 keep their store-wide weight (their scores need not be read). */
+export const RATIO_TOLERANCE = 0.01;
+
+/**
+ * The candidates' scores (store-wide bm25 of the whole OR query, which is the
+ * sum of its terms' own scores) with each term's share re-weighted:
+ * score + sum over terms of (ratio - 1) x the term's score. Best first (ties by key), at most `limit`.
+ */
+export function rescoreForScope(candidates: readonly ScoredKey[], terms: readonly TermEvidence[], limit: number): ScoredKey[] {
+  const total = new Map(candidates.map((item) => [item.key, item.score]));
   for (const term of terms) {
-    for (const item of term.scores) total.set(item.key, (total.get(item.key) ?? 0) + term.ratio * item.score);
+    for (const item of term.scores) {
+      const score = total.get(item.key);
+      if (score !== undefined) total.set(item.key, score + (term.ratio - 1) * item.score);
+    }
   }
   return [...total].map(([key, score]) => ({ key, score }))
     .sort((a, b) => b.score - a.score || a.key - b.key)

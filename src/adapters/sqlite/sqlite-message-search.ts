@@ -5,7 +5,7 @@ import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js
 import { toFts5Match } from './sqlite-fts-query.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
-import { bm25Idf, rescoreForScope } from './scoped-term-statistics.js';
+import { bm25Idf, RATIO_TOLERANCE, rescoreForScope, type TermEvidence } from './scoped-term-statistics.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
 
@@ -92,17 +92,22 @@ export class SqliteMessageSearch implements MessageSearchReader {
       WHERE ${where.sql}`).pluck().get(...where.params) as number;
     // A scope holding most of the store has nearly the store's statistics: not worth the extra queries.
     if (scopeRows * 2 > storeRows) return candidates.slice(0, limit);
-    const wanted = new Set(candidates.map((item) => item.key));
-    return rescoreForScope(termMatches.map((match) => {
+    const keys = candidates.map((item) => item.key);
+    const [low, high] = [Math.min(...keys), Math.max(...keys)];
+    const terms: TermEvidence[] = [];
+    for (const match of termMatches) {
       const inStore = this.statements.get('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck().get(match) as number;
       const inScope = this.statements.get(`SELECT count(*) FROM messages_fts f JOIN messages m ON m.seq = f.rowid
         JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}`)
         .pluck().get(match, ...where.params) as number;
-      // FTS5 does not narrow a MATCH by a rowid list (measured slower than this): score the term's matches, keep the candidates'.
-      const scores = (this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts WHERE messages_fts MATCH ?`)
-        .all(match) as ScoredKey[]).filter((item) => wanted.has(item.key));
-      return { ratio: bm25Idf(scopeRows, inScope) / bm25Idf(storeRows, inStore), scores };
-    }), limit);
+      const ratio = bm25Idf(scopeRows, inScope) / bm25Idf(storeRows, inStore);
+      if (Math.abs(ratio - 1) <= RATIO_TOLERANCE) continue;
+      // FTS5 narrows a MATCH by a rowid range but not by a rowid list (measured): scan the range, keep the candidates.
+      const scores = this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
+        WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ?`).all(match, low, high) as ScoredKey[];
+      terms.push({ ratio, scores });
+    }
+    return rescoreForScope(candidates, terms, limit);
   }
 
   async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {
