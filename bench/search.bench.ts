@@ -26,14 +26,18 @@ export const scenario: Scenario = {
     'embed-sample': { kind: 'number', description: 'messages for the raw embedder throughput', default: 5_000, quick: 500 },
     requests: { kind: 'number', description: 'measured requests per latency row', default: 300, quick: 50 },
     'recall-queries': { kind: 'number', description: 'queries for recall@10 against exact search', default: 50, quick: 10 },
-    refinement: { kind: 'string', description: 'hybrid second stage (named authors, session evidence): on | off', default: 'on' },
+    refinement: { kind: 'string', description: 'hybrid second stage (named authors and periods, session evidence): on | off', default: 'on' },
+    'scoped-statistics': { kind: 'string', description: 'full-text term statistics from the filtered scope (search.scoped_statistics): on | off', default: 'on' },
   },
   async run(context) {
     const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-bench-search-'));
     const measurements: Measurement[] = [];
     const seeding: SeedingStep[] = [];
     const dataset: Record<string, number | string> = {};
-    const search = context.string('refinement') === 'off' ? { author_weight: 0, session_weight: 0 } : {};
+    const search = {
+      ...(context.string('refinement') === 'off' ? { author_weight: 0, session_weight: 0, time_weight: 0 } : {}),
+      scoped_statistics: context.string('scoped-statistics') !== 'off',
+    };
     const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir, overrides: { embedding_worker: { batch_size: 128 }, search } });
     const client = createHttpClient(stack.baseUrl, stack.apiKey, 8);
     try {

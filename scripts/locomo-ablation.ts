@@ -6,8 +6,11 @@
  *
  * Runs in process, without HTTP: per sample an FTS5 table built exactly as the
  * SQLite store builds it (same tokenizer, context column and bm25 weights),
- * the builtin embedder's vectors searched exactly, and the same ranking
- * functions the search service calls, in the same order. Protocol as
+ * plus one table over every sample searched per sample (store-wide term
+ * statistics, as a folder-filtered search of one store without
+ * search.scoped_statistics), the builtin embedder's vectors searched exactly,
+ * and the same ranking functions the search service calls, in the same order.
+ * The last column gives R@10 per sample, to check a gain holds on each. Protocol as
  * scripts/locomo-eval.ts: one conversation per session, content
  * "speaker: text", each question searches its own sample, category 5 skipped.
  * --choose names the samples weights were chosen on; the table is then also
@@ -20,13 +23,16 @@ import Database from 'better-sqlite3';
 import type { ScoredKey } from '../src/domain/search.js';
 import { loadWordVectors } from '../src/bridge/builtin/embedding/word-vector-cache.js';
 import { createVectorComposer, DEFAULT_RECIPE, type VectorComposer } from '../src/bridge/builtin/embedding/vector-composer.js';
-import { bm25Expression, ftsTableDdl, queryTerms, toContextColumn } from '../src/features/search/fts-query.js';
+import {
+  bm25Expression, FTS_CONTEXT_WEIGHT, FTS_TOKENIZER, ftsTableDdl, queryTerms, toContextColumn,
+} from '../src/features/search/fts-query.js';
 import { fuseRankings, KEYWORD_WEIGHT } from '../src/features/search/hybrid-fusion.js';
 import { NEIGHBOUR_WEIGHT, propagateNeighbourScores } from '../src/features/search/neighbour-propagation.js';
 import { passSessionEvidence, SESSION_WEIGHT } from '../src/ranking/session-evidence.js';
 import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../src/features/search/ranking/pseudo-relevance.js';
 import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/ranking/author-match.js';
-import { evidenceIds, sessionKeys, type Sample, type Turn } from './lib/locomo.js';
+import { evidenceIds, sessionKeys, sessionStart, type Sample, type Turn } from './lib/locomo.js';
+import { favourNamedPeriods, TIME_WEIGHT } from '../src/ranking/time-mention.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 
 const KS = [5, 10, 20] as const;
@@ -41,6 +47,14 @@ export interface Components {
   rocchio: boolean;
   rm3: boolean;
   author?: boolean;
+  /** Messages written in a period the query names (search/ranking/time-mention.ts). */
+  time?: boolean;
+  /**
+   * Full-text term statistics from the searched sample alone (search.scoped_statistics), rather than from
+   * a store holding every sample, as the service's SQLite store ranks a folder-filtered search without it.
+   */
+  scoped?: boolean;
+  timeWeight?: number;
   keywordWeight?: number;
   neighbourWeight?: number;
   authorWeight?: number;
@@ -51,24 +65,32 @@ export interface Components {
   feedbackHits?: number;
 }
 
-export const DEFAULT_COMPONENTS: Components = { neighbours: true, author: true, session: false, rocchio: false, rm3: false };
+export const DEFAULT_COMPONENTS: Components = {
+  neighbours: true, author: true, time: true, scoped: true, session: false, rocchio: false, rm3: false,
+};
 
-interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array }
-interface Question { text: string; category: number; evidence: Set<string> }
-interface Corpus {
+export interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array; timestamp: string }
+export interface Question { text: string; category: number; evidence: Set<string> }
+export interface Corpus {
   messages: Message[];
   neighbours: Map<number, number[]>;
   questions: Question[];
+  /** BM25 with the sample's own term statistics. */
   fullText(terms: readonly string[], limit: number): ScoredKey[];
+  /** BM25 with the statistics of a store holding every sample (set by loadCorpora; fullText until then). */
+  storeWideFullText(terms: readonly string[], limit: number): ScoredKey[];
 }
 
-function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
+export function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
   const messages: Message[] = [];
   for (const session of sessionKeys(sample)) {
-    for (const turn of sample.conversation[session] as Turn[]) {
+    // As scripts/lib/locomo.ts stores them: turns a minute apart from the session's date.
+    const start = sessionStart(sample.conversation[`${session}_date_time`] as string | undefined)?.getTime() ?? Number.NaN;
+    (sample.conversation[session] as Turn[]).forEach((turn, i) => {
       const content = `${turn.speaker}: ${turn.text}`;
-      messages.push({ key: messages.length, dia: turn.dia_id, session, content, vector: composer.compose(content) });
-    }
+      const timestamp = Number.isNaN(start) ? '' : new Date(start + i * 60_000).toISOString();
+      messages.push({ key: messages.length, dia: turn.dia_id, session, content, vector: composer.compose(content), timestamp });
+    });
   }
   const neighbours = new Map<number, number[]>();
   messages.forEach((message, i) => neighbours.set(i, [messages[i - 1], messages[i + 1]]
@@ -85,14 +107,37 @@ function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
   const questions = sample.qa.filter((qa) => qa.category !== 5)
     .map((qa) => ({ text: qa.question, category: qa.category, evidence: new Set(evidenceIds(qa.evidence)) }))
     .filter((question) => question.evidence.size > 0);
-  return {
-    messages, neighbours, questions,
-    fullText(terms, limit) {
-      if (terms.length === 0) return [];
-      const rows = select.all(terms.map((term) => `"${term.replace(/"/g, '')}"`).join(' OR '), limit) as ScoredKey[];
-      return scaleByBest(rows);
-    },
+  const fullText = (terms: readonly string[], limit: number) => {
+    if (terms.length === 0) return [];
+    return scaleByBest(select.all(matchAny(terms), limit) as ScoredKey[]);
   };
+  return { messages, neighbours, questions, fullText, storeWideFullText: fullText };
+}
+
+const matchAny = (terms: readonly string[]) => terms.map((term) => `"${term.replace(/"/g, '')}"`).join(' OR ');
+
+/** One FTS5 table over every sample, searched per sample as a folder filter would: store-wide term statistics. */
+function shareOneStore(corpora: readonly Corpus[]): void {
+  const db = new Database(':memory:');
+  db.exec(`CREATE VIRTUAL TABLE m USING fts5(content, context, sample UNINDEXED, tokenize = '${FTS_TOKENIZER}')`);
+  const insert = db.prepare('INSERT INTO m(rowid, content, context, sample) VALUES (?, ?, ?, ?)');
+  const stride = 1 + Math.max(...corpora.map((corpus) => corpus.messages.length));
+  corpora.forEach((corpus, sample) => {
+    for (const message of corpus.messages) {
+      const [previous, next] = [corpus.messages[message.key - 1], corpus.messages[message.key + 1]]
+        .map((other) => (other && other.session === message.session ? other.content : undefined));
+      insert.run(sample * stride + message.key, message.content, toContextColumn(previous, next), sample);
+    }
+  });
+  const bm25 = `bm25(m, 1.0, ${FTS_CONTEXT_WEIGHT}, 0)`;
+  const select = db.prepare(`SELECT rowid AS key, -${bm25} AS score FROM m WHERE m MATCH ? AND sample = ? ORDER BY ${bm25} LIMIT ?`);
+  corpora.forEach((corpus, sample) => {
+    corpus.storeWideFullText = (terms, limit) => {
+      if (terms.length === 0) return [];
+      return scaleByBest((select.all(matchAny(terms), sample, limit) as ScoredKey[])
+        .map((row) => ({ key: row.key - sample * stride, score: row.score })));
+    };
+  });
 }
 
 const scaleByBest = (ranking: ScoredKey[]) => {
@@ -100,7 +145,7 @@ const scaleByBest = (ranking: ScoredKey[]) => {
   return ranking.map((item) => ({ key: item.key, score: best > 0 ? item.score / best : 0 }));
 };
 
-function nearest(corpus: Corpus, query: Float32Array, k: number): ScoredKey[] {
+export function nearest(corpus: Corpus, query: Float32Array, k: number): ScoredKey[] {
   return corpus.messages.map((message) => {
     let dot = 0;
     for (let d = 0; d < query.length; d += 1) dot += query[d]! * message.vector[d]!;
@@ -117,9 +162,14 @@ const mix = (a: ScoredKey[], b: ScoredKey[], weightOfB: number) =>
 
 /** The search pipeline with the given components, as the search service runs it. */
 export function retrieve(corpus: Corpus, composer: VectorComposer, question: string, on: Components): number[] {
+  return retrieveScored(corpus, composer, question, on).map((item) => item.key);
+}
+
+export function retrieveScored(corpus: Corpus, composer: VectorComposer, question: string, on: Components): ScoredKey[] {
   const words = queryTerms(question);
   const queryVector = composer.compose(question);
-  let keyword = corpus.fullText(words, DEPTH);
+  const fullText = on.scoped === false ? corpus.storeWideFullText : corpus.fullText;
+  let keyword = fullText(words, DEPTH);
   let dense = nearest(corpus, queryVector, DEPTH);
   let ranking = fuse(keyword, dense, on.keywordWeight);
   const byAuthor = (r: ScoredKey[]) => favourNamedAuthors(question, r, (key) => authorOf(corpus.messages[key]?.content ?? ''), on.authorWeight ?? AUTHOR_WEIGHT);
@@ -135,7 +185,7 @@ export function retrieve(corpus: Corpus, composer: VectorComposer, question: str
     if (on.rm3) {
       const terms = expansionTerms(feedback.map((item) => ({ text: item.message.content, score: item.score })),
         ranking.map((item) => corpus.messages[item.key]!.content), words);
-      keyword = mix(keyword, corpus.fullText(terms, DEPTH), on.rm3Weight ?? 0.15);
+      keyword = mix(keyword, fullText(terms, DEPTH), on.rm3Weight ?? 0.15);
     }
     ranking = fuse(keyword, dense, on.keywordWeight);
     if (on.author && on.authorStage === 'early') ranking = byAuthor(ranking);
@@ -145,20 +195,31 @@ export function retrieve(corpus: Corpus, composer: VectorComposer, question: str
       on.neighbourWeight ?? NEIGHBOUR_WEIGHT)).slice(0, DEPTH);
   }
   if (on.author && on.authorStage !== 'early') ranking = byAuthor(ranking);
+  if (on.time) {
+    ranking = favourNamedPeriods(question, ranking, (key) => corpus.messages[key]?.timestamp, on.timeWeight ?? TIME_WEIGHT);
+  }
   if (on.session) {
     ranking = passSessionEvidence(ranking, (key) => corpus.messages[key]?.session, on.sessionWeight ?? SESSION_WEIGHT);
   }
-  return ranking.map((item) => item.key);
+  return ranking;
 }
 
-export interface Recall { byCategory: Map<number, number[]>; all: number[]; count: number }
+export interface Recall {
+  byCategory: Map<number, number[]>;
+  all: number[];
+  count: number;
+  /** R@10 per corpus (conversation sample), in input order. */
+  perCorpus: number[];
+}
 
 export function measure(corpora: readonly Corpus[], composer: VectorComposer, on: Components): Recall {
   const sums = new Map<number, number[]>(CATEGORIES.map((c) => [c, KS.map(() => 0)]));
   const counts = new Map<number, number>(CATEGORIES.map((c) => [c, 0]));
   const all = KS.map(() => 0);
   let count = 0;
+  const perCorpus: number[] = [];
   for (const corpus of corpora) {
+    let corpusSum = 0;
     for (const question of corpus.questions) {
       const ranked = retrieve(corpus, composer, question.text, on).map((key) => corpus.messages[key]!.dia);
       KS.forEach((k, i) => {
@@ -166,27 +227,35 @@ export function measure(corpora: readonly Corpus[], composer: VectorComposer, on
         const share = [...question.evidence].filter((id) => top.has(id)).length / question.evidence.size;
         sums.get(question.category)![i]! += share;
         all[i]! += share;
+        if (k === 10) corpusSum += share;
       });
       counts.set(question.category, counts.get(question.category)! + 1);
       count += 1;
     }
+    perCorpus.push(corpusSum / Math.max(1, corpus.questions.length));
   }
   const byCategory = new Map([...sums].map(([c, values]) => [c, values.map((v) => v / Math.max(1, counts.get(c)!))]));
-  return { byCategory, all: all.map((v) => v / Math.max(1, count)), count };
+  return { byCategory, all: all.map((v) => v / Math.max(1, count)), count, perCorpus };
 }
 
 export async function loadCorpora(path: string) {
   const samples = JSON.parse(readFileSync(path, 'utf8')) as Sample[];
   const composer = createVectorComposer(await loadWordVectors({ cacheDir: SHARED_MODEL_CACHE }), DEFAULT_RECIPE);
-  return { composer, corpora: samples.map((sample) => buildCorpus(sample, composer)), samples };
+  const corpora = samples.map((sample) => buildCorpus(sample, composer));
+  shareOneStore(corpora);
+  return { composer, corpora, samples };
 }
 
-const OLD: Components = { ...DEFAULT_COMPONENTS, author: false, session: false };
+const BASE: Components = { neighbours: false, author: false, time: false, scoped: false, session: false, rocchio: false, rm3: false };
 const VARIANTS: Array<[string, Components]> = [
-  ['bm25+context and dense, fused (no neighbours)', { ...OLD, neighbours: false }],
-  ['+ neighbour propagation (the previous default)', OLD],
-  ['+ session evidence', { ...OLD, session: true }],
-  ['+ named author (DEFAULT)', DEFAULT_COMPONENTS],
+  ['bm25+context and dense, fused (store-wide statistics)', BASE],
+  ['+ neighbour propagation', { ...BASE, neighbours: true }],
+  ['+ named author (the previous default)', { ...BASE, neighbours: true, author: true }],
+  ['+ named periods', { ...BASE, neighbours: true, author: true, time: true }],
+  ['+ scoped statistics (DEFAULT)', DEFAULT_COMPONENTS],
+  ['default - scoped statistics', { ...DEFAULT_COMPONENTS, scoped: false }],
+  ['default - named periods', { ...DEFAULT_COMPONENTS, time: false }],
+  ['default - named author', { ...DEFAULT_COMPONENTS, author: false }],
   ['default - neighbour propagation', { ...DEFAULT_COMPONENTS, neighbours: false }],
   ['default + session evidence (search: off; context: on)', { ...DEFAULT_COMPONENTS, session: true }],
   ['default + Rocchio (dense feedback, not kept)', { ...DEFAULT_COMPONENTS, rocchio: true }],
@@ -195,12 +264,12 @@ const VARIANTS: Array<[string, Components]> = [
 
 function printTable(title: string, corpora: readonly Corpus[], composer: VectorComposer, variants: Array<[string, Components]>) {
   console.log(`\n${title}\n`);
-  console.log(`| variant | all R@5/10/20 | ${CATEGORIES.map((c) => `${CATEGORY_NAMES[c]} R@5/10/20`).join(' | ')} |`);
-  console.log(`|---|---|${CATEGORIES.map(() => '---').join('|')}|`);
+  console.log(`| variant | all R@5/10/20 | ${CATEGORIES.map((c) => `${CATEGORY_NAMES[c]} R@5/10/20`).join(' | ')} | R@10 per conversation |`);
+  console.log(`|---|---|${CATEGORIES.map(() => '---').join('|')}|---|`);
   for (const [name, on] of variants) {
     const recall = measure(corpora, composer, on);
     const cell = (values: number[]) => values.map((v) => v.toFixed(3)).join(' / ');
-    console.log(`| ${name} | ${cell(recall.all)} | ${CATEGORIES.map((c) => cell(recall.byCategory.get(c)!)).join(' | ')} |`);
+    console.log(`| ${name} | ${cell(recall.all)} | ${CATEGORIES.map((c) => cell(recall.byCategory.get(c)!)).join(' | ')} | ${cell(recall.perCorpus)} |`);
   }
 }
 

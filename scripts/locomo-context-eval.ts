@@ -154,6 +154,16 @@ async function tune(stack: RunningService, clock: SettableClock, samples: readon
       console.log(`  author ${authorWeight} session ${sessionWeight}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
     }
   }
+  // Named periods (search/ranking/time-mention.ts) against stronger session and neighbour evidence.
+  console.log('\ntime weight x session weight x neighbour weight (share at budgets 1000/2000/4000):');
+  for (const timeWeight of [0, 1]) {
+    for (const sessionWeight of [0.6, 1, 1.5]) {
+      for (const neighbourWeight of [0.3, 0.5]) {
+        const cells = score({ ...DEFAULT_TUNING, timeWeight, sessionWeight, neighbourWeight });
+        console.log(`  time ${timeWeight} session ${sessionWeight} neighbour ${neighbourWeight}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
+      }
+    }
+  }
 }
 
 async function main(): Promise<void> {

@@ -104,11 +104,17 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     provider, holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
-    refinement: { authorWeight: config.search.author_weight, sessionWeight: config.search.session_weight },
+    clock,
+    scopedStatistics: config.search.scoped_statistics,
+    refinement: {
+      authorWeight: config.search.author_weight,
+      sessionWeight: config.search.session_weight,
+      timeWeight: config.search.time_weight,
+    },
   });
   const context = new ContextService({
     rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
-    tuning: config.search.context_refinement ? DEFAULT_TUNING : UNREFINED_TUNING,
+    tuning: { ...(config.search.context_refinement ? DEFAULT_TUNING : UNREFINED_TUNING), timeWeight: config.search.time_weight },
   });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),

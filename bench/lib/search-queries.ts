@@ -17,6 +17,8 @@ export async function searchLatency(client: HttpClient, options: { requests: num
     ['POST /query semantic (no filter)', '/api/v1/query', (q) => ({ query: q, mode: 'semantic', limit: 10 })],
     ['POST /query semantic, folder filter', '/api/v1/query', (q) => ({ query: q, mode: 'semantic', limit: 10, filters: { folder: '/work' } })],
     ['POST /query hybrid (default)', '/api/v1/query', (q) => ({ query: q, limit: 10 })],
+    ['POST /query hybrid, folder filter', '/api/v1/query', (q) => ({ query: q, limit: 10, filters: { folder: '/work' } })],
+    ['POST /context/assemble (default)', '/api/v1/context/assemble', (q) => ({ query: q })],
     ['POST /query keyword', '/api/v1/query', (q) => ({ query: q, mode: 'keyword', limit: 10 })],
     ['POST /search/fts (words)', '/api/v1/search/fts', (q) => ({ query: q.split(' ').slice(0, 2).join(' OR ') })],
     ['POST /search/fts (phrase)', '/api/v1/search/fts', (q) => ({ query: `"${q.split(' ').slice(0, 2).join(' ')}"` })],

@@ -133,6 +133,10 @@ export const ConfigSchema = Type.Object({
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
     /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */
     session_weight: Type.Number({ default: 0, minimum: 0, maximum: 10 }),
+    /** SQLite full text under a filter (folder, label, dates...): term rarity from the messages it admits, not the whole store. */
+    scoped_statistics: Type.Boolean({ default: true }),
+    /** Hybrid and context assembly: score bonus (x(1 + w)) for messages written in a period the query names ("in June"); 0 = off. */
+    time_weight: Type.Number({ default: 1, minimum: 0, maximum: 10 }),
     /** Context assembly: named authors (0.5) and session evidence (0.6) in the relevance ranking; false = the previous ranking. */
     context_refinement: Type.Boolean({ default: true }),
   }, { default: {} }),

@@ -7,6 +7,12 @@ export interface FullTextOptions {
    * (1). 0 searches the message's own words only, as an explicit query expects.
    */
   contextWeight: number;
+  /**
+   * Take the terms' rarity from the messages the filter admits instead of the
+   * whole store (BM25's idf over the searched scope). Only for a plain OR of
+   * terms; drivers without BM25 statistics ignore it.
+   */
+  scopedStatistics?: boolean;
 }
 
 /** Read side of search over the relational store: full-text ranking, filtering and hydration of hits. */

@@ -63,3 +63,52 @@ describe('hybrid search refinement: named authors', () => {
     assert.match(refined[0]!, /^Melanie: Thanks! I painted a horse/);
   });
 });
+
+describe('hybrid search refinement: named periods', () => {
+  const stacks: Record<'refined' | 'plain', { stack: RunningService; dataDir: string }> = {} as never;
+  // Both camping stories share the question's words; only the dates say which one is June's.
+  const sessions = [
+    { label: 'october', at: '2023-10-20T14:00:00Z', messages: [
+      'Melanie: We went camping again, camping is the best!',
+      'Caroline: Sounds lovely.',
+    ] },
+    { label: 'june', at: '2023-06-27T14:00:00Z', messages: [
+      'Melanie: Back home: last weekend the whole family went camping up in the hills, with the dog and far too much food.',
+      'Caroline: How nice!',
+    ] },
+  ];
+
+  before(async () => {
+    for (const name of ['refined', 'plain'] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), `memsvc-period-${name}-`));
+      const overrides = name === 'plain' ? { search: { time_weight: 0 } } : {};
+      const stack = await startService({ bridge: 'builtin', dataDir, overrides });
+      for (const session of sessions) {
+        const created = await stack.api('POST', '/api/v1/conversations', {
+          label: session.label, folder: '/chat',
+          messages: session.messages.map((content) => ({ role: 'user', content, timestamp: session.at })),
+        });
+        assert.equal(created.status, 201);
+      }
+      await stack.waitForEmbeddings();
+      stacks[name] = { stack, dataDir };
+    }
+  });
+
+  after(async () => {
+    for (const { stack, dataDir } of Object.values(stacks)) {
+      await stack.stop();
+      removeDir(dataDir);
+    }
+  });
+
+  test('"When did Melanie go camping in June?" puts the story told in June first', async () => {
+    const top = async (name: 'refined' | 'plain') => {
+      const response = await stacks[name].stack.api('POST', '/api/v1/query', { query: 'When did Melanie go camping in June?', limit: 4 });
+      assert.equal(response.status, 200);
+      return (response.body as { results: Array<{ content: string }> }).results[0]!.content;
+    };
+    assert.match(await top('plain'), /^Melanie: We went camping again/);
+    assert.match(await top('refined'), /^Melanie: Back home: last weekend/);
+  });
+});

@@ -4,10 +4,25 @@ import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { toFts5Match } from './sqlite-fts-query.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { searchFilterWhere } from '../sql/filter-sql.js';
+import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
+import { bm25Idf, RATIO_TOLERANCE, rescoreForScope, type TermEvidence } from './scoped-term-statistics.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
 
+
+/** With scoped statistics, how many store-wide candidates per requested result are re-ranked. */
+const SCOPED_CANDIDATES_FACTOR = 3;
+
+/** The terms of a plain OR of whole words (what natural-language search sends); null for any other query. */
+function plainTerms(query: FullTextQuery): string[] | null {
+  const items = query.kind === 'or' ? query.items : [query];
+  const terms: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'term' || item.prefix) return null;
+    terms.push(item.token);
+  }
+  return terms;
+}
 
 /** Matches scored per full-text query at most (the newest ones); measured by `npm run bench -- scale`. */
 export const FULL_TEXT_MAX_SCORED = 20_000;
@@ -33,22 +48,30 @@ export class SqliteMessageSearch implements MessageSearchReader {
     const bm25 = `bm25(messages_fts, 1.0, ${weight > 0 ? weight : 0})`;
     try {
       // bm25() is lower-is-better and negative; negate it so scores grow with relevance.
-      const ranked = (fromKey: number) => this.statements.get(`
+      const ranked = (fromKey: number, count: number) => this.statements.get(`
         SELECT f.rowid AS key, -${bm25} AS score
         FROM messages_fts f
         JOIN messages m ON m.seq = f.rowid
         JOIN conversations c ON c.id = m.conversation_id
         WHERE messages_fts MATCH ? AND f.rowid >= ? AND ${where.sql}
         ORDER BY ${bm25}, f.rowid
-        LIMIT ?`).all(expression, fromKey, ...where.params, limit) as ScoredKey[];
+        LIMIT ?`).all(expression, fromKey, ...where.params, count) as ScoredKey[];
       // A very common word matches a large share of the store: score only its newest matches,
       // found by walking the index backwards without scoring. Rarer queries are scored in full.
       const boundary = this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
         ORDER BY rowid DESC LIMIT 1 OFFSET ?`).pluck().get(expression, this.maxScored - 1) as number | undefined;
-      if (boundary === undefined) return ranked(0);
-      const bounded = ranked(boundary);
-      // A filter may leave too few of those: then the whole match set is scored after all.
-      return bounded.length >= limit ? bounded : ranked(0);
+      const terms = options.scopedStatistics && hasFilter(filter) ? plainTerms(query) : null;
+      // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
+      const depth = terms ? limit * SCOPED_CANDIDATES_FACTOR : limit;
+      let candidates: ScoredKey[];
+      if (boundary === undefined) candidates = ranked(0, depth);
+      else {
+        const bounded = ranked(boundary, depth);
+        // A filter may leave too few of those: then the whole match set is scored after all.
+        candidates = bounded.length >= depth ? bounded : ranked(0, depth);
+      }
+      const termMatch = (term: string) => (weight > 0 ? `"${term}"` : `content : ("${term}")`);
+      return terms ? this.rescoreForScope(terms.map(termMatch), filter, candidates, bm25, limit) : candidates;
     } catch (error) {
       // The query was parsed and rendered from tokens only; FTS5 refusing it would be our bug, but it is still the query's.
       const message = (error as Error).message;
@@ -57,6 +80,34 @@ export class SqliteMessageSearch implements MessageSearchReader {
       }
       throw error;
     }
+  }
+
+  /** The candidates re-ranked with each term's idf taken over the messages the filter admits (scoped-term-statistics.ts). */
+  private rescoreForScope(termMatches: readonly string[], filter: SearchFilter, candidates: readonly ScoredKey[], bm25: string, limit: number):
+    ScoredKey[] {
+    if (candidates.length === 0) return [];
+    const where = searchFilterWhere(filter);
+    const storeRows = this.statements.get('SELECT count(*) FROM messages').pluck().get() as number;
+    const scopeRows = this.statements.get(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      WHERE ${where.sql}`).pluck().get(...where.params) as number;
+    // A scope holding most of the store has nearly the store's statistics: not worth the extra queries.
+    if (scopeRows * 2 > storeRows) return candidates.slice(0, limit);
+    const keys = candidates.map((item) => item.key);
+    const [low, high] = [Math.min(...keys), Math.max(...keys)];
+    const terms: TermEvidence[] = [];
+    for (const match of termMatches) {
+      const inStore = this.statements.get('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck().get(match) as number;
+      const inScope = this.statements.get(`SELECT count(*) FROM messages_fts f JOIN messages m ON m.seq = f.rowid
+        JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}`)
+        .pluck().get(match, ...where.params) as number;
+      const ratio = bm25Idf(scopeRows, inScope) / bm25Idf(storeRows, inStore);
+      if (Math.abs(ratio - 1) <= RATIO_TOLERANCE) continue;
+      // FTS5 narrows a MATCH by a rowid range but not by a rowid list (measured): scan the range, keep the candidates.
+      const scores = this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
+        WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ?`).all(match, low, high) as ScoredKey[];
+      terms.push({ ratio, scores });
+    }
+    return rescoreForScope(candidates, terms, limit);
   }
 
   async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {

@@ -1,4 +1,5 @@
 import { SESSION_TOP_TURNS } from '../../ranking/session-evidence.js';
+import { TIME_WEIGHT } from '../../ranking/time-mention.js';
 
 /**
  * Scoring of recalled messages for context assembly. Pure: the clock, the
@@ -28,6 +29,8 @@ export interface RelevanceTuning {
   authorWeight: number;
   /** Share of its session's best relevance each message gains (see search/ranking/session-evidence.ts). */
   sessionWeight: number;
+  /** Relevance bonus, x(1 + w), for messages written in a period the query names (see search/ranking/time-mention.ts). */
+  timeWeight: number;
 }
 
 /**
@@ -43,10 +46,11 @@ export const DEFAULT_TUNING: Readonly<RelevanceTuning> = Object.freeze({
   neighbourWeight: 0.3,
   authorWeight: 0.5,
   sessionWeight: 0.6,
+  timeWeight: TIME_WEIGHT,
 });
 
 /** The ranking before named authors and session evidence (context_refinement: false). */
-export const UNREFINED_TUNING: Readonly<RelevanceTuning> = Object.freeze({ ...DEFAULT_TUNING, authorWeight: 0, sessionWeight: 0 });
+export const UNREFINED_TUNING: Readonly<RelevanceTuning> = Object.freeze({ ...DEFAULT_TUNING, authorWeight: 0, sessionWeight: 0, timeWeight: 0 });
 
 export interface RankingCandidate {
   /** The message id: ties break on it, ascending. */
@@ -64,6 +68,8 @@ export interface RankingCandidate {
   neighbours: readonly number[];
   /** Whether the query names the message's author; absent: no. */
   namedAuthor?: boolean;
+  /** Whether the message was written in a period the query names; absent: no. */
+  namedPeriod?: boolean;
   /** The message's session (conversation id); absent: no session evidence. */
   session?: string;
 }
@@ -109,7 +115,7 @@ export function specScore(candidate: RankingCandidate, context: RankingContext, 
  * `keywordShare` (vectors scaled by the best one), then each message gains
  * `neighbourWeight` times the relevance of its neighbours, rescaled by the best.
  */
-export type RelevanceSignals = Pick<RankingCandidate, 'key' | 'keyword' | 'semantic' | 'neighbours' | 'namedAuthor' | 'session'>;
+export type RelevanceSignals = Pick<RankingCandidate, 'key' | 'keyword' | 'semantic' | 'neighbours' | 'namedAuthor' | 'namedPeriod' | 'session'>;
 
 export function queryRelevance(candidates: readonly RelevanceSignals[], tuning: RelevanceTuning): Map<number, number> {
   let bestSemantic = 0;
@@ -117,7 +123,8 @@ export function queryRelevance(candidates: readonly RelevanceSignals[], tuning: 
   const direct = new Map<number, number>();
   for (const candidate of candidates) {
     const semantic = bestSemantic > 0 ? candidate.semantic / bestSemantic : 0;
-    const bonus = candidate.namedAuthor ? 1 + (tuning.authorWeight ?? 0) : 1;
+    const bonus = (candidate.namedAuthor ? 1 + (tuning.authorWeight ?? 0) : 1)
+      * (candidate.namedPeriod ? 1 + (tuning.timeWeight ?? 0) : 1);
     direct.set(candidate.key, bonus * (tuning.keywordShare * candidate.keyword + (1 - tuning.keywordShare) * semantic));
   }
   const propagated = new Map<number, number>();

@@ -7,6 +7,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
 import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
+import { periodMatcher } from '../../ranking/time-mention.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
 import { selectContext, type ContextCandidate, type Selection } from './context-selection.js';
 import { DEFAULT_CONTEXT_BUDGET, type AssembleContextBody, type ContextFormat } from './context.schemas.js';
@@ -164,6 +165,7 @@ export class ContextService {
     const ordered = [...keys].sort((a, b) => a - b);
     const hits = await this.deps.messages.hydrate(ordered);
     const words = queryWords(request.query);
+    const inNamedPeriod = (tuning.timeWeight ?? 0) > 0 ? periodMatcher(request.query, this.deps.clock.now()) : null;
     const named = new Map<string, boolean>();
     const namesAuthorOf = (content: string) => {
       const author = authorOf(content);
@@ -182,6 +184,7 @@ export class ContextService {
         timestamp: hit.timestamp,
         label: hit.label,
         namedAuthor: namesAuthorOf(hit.content),
+        namedPeriod: inNamedPeriod?.(hit.timestamp) ?? false,
         session: hit.conversationId,
         hit,
       }));

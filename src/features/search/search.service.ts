@@ -1,3 +1,4 @@
+import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import { ErrorCode, UnavailableError, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
@@ -25,8 +26,12 @@ export interface SearchServiceDeps {
   maxResults: number;
   defaultMode: SearchMode;
   log: Logger;
-  /** Hybrid mode's second stage (named authors, session evidence); defaults to DEFAULT_REFINEMENT. */
+  /** Hybrid mode's second stage (named authors, named periods, session evidence); defaults to DEFAULT_REFINEMENT. */
   refinement?: Refinement;
+  /** Full text takes term rarity from the filtered scope, not the whole store (search.scoped_statistics); default true. */
+  scopedStatistics?: boolean;
+  /** "Now" for the periods a query names without a year; defaults to the system clock. */
+  clock?: Clock;
 }
 
 export interface QueryRequest {
@@ -80,7 +85,7 @@ export class SearchService {
       } else {
         ranking = await this.withNeighbours(fuseKeys(keyword, dense, depth), filter, depth);
         ({ ranking, hits: read } = await refineRanking(request.query, ranking, (keys) => this.deps.reader.hydrate(keys),
-          this.deps.refinement ?? DEFAULT_REFINEMENT));
+          this.deps.refinement ?? DEFAULT_REFINEMENT, this.deps.clock?.now() ?? new Date()));
       }
     }
     const page = ranking.slice(request.offset, request.offset + request.limit);
@@ -107,11 +112,15 @@ export class SearchService {
     return { hits: hits.map((hit) => ({ ...hit, score: clamp01(scores.get(hit.key) ?? 0) })), total: ranking.length };
   }
 
-  /** BM25 over each message's words and, weighted lower, its neighbours' words. */
+  /**
+   * BM25 over each message's words and, weighted lower, its neighbours' words;
+   * under a filter, with the terms' rarity in the messages it admits.
+   */
   async keywordRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const words = naturalLanguageQuery(query);
     if (words === null) return [];
-    return scaleByBest(await this.deps.reader.fullText(words, filter, depth, { contextWeight: FTS_CONTEXT_WEIGHT }));
+    return scaleByBest(await this.deps.reader.fullText(words, filter, depth,
+      { contextWeight: FTS_CONTEXT_WEIGHT, scopedStatistics: this.deps.scopedStatistics ?? true }));
   }
 
   /** Lets each message share in its neighbours' scores: answers often follow the turn that matched. */

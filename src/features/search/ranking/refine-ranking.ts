@@ -1,6 +1,7 @@
 import type { MessageHit, ScoredKey } from '../../../domain/search.js';
 import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from '../../../ranking/author-match.js';
 import { passSessionEvidence } from '../../../ranking/session-evidence.js';
+import { favourNamedPeriods, TIME_WEIGHT } from '../../../ranking/time-mention.js';
 
 /** The second ranking stage after fusion and neighbour propagation; 0 switches a component off. */
 export interface Refinement {
@@ -8,6 +9,8 @@ export interface Refinement {
   authorWeight: number;
   /** Share of its session's (conversation's) best scores each message gains. */
   sessionWeight: number;
+  /** Multiplier bonus for messages written in a period the query names ("in June", "on 3 May 2023"). */
+  timeWeight: number;
 }
 
 /** Chosen with scripts/locomo-ablation.ts (docs/search.md). */
@@ -15,6 +18,7 @@ export const DEFAULT_REFINEMENT: Readonly<Refinement> = Object.freeze({
   authorWeight: AUTHOR_WEIGHT,
   // On top of named authors it did not win in every LoCoMo category for search (it does for context assembly).
   sessionWeight: 0,
+  timeWeight: TIME_WEIGHT,
 });
 
 export interface RefinedRanking {
@@ -24,8 +28,8 @@ export interface RefinedRanking {
 }
 
 /**
- * Re-ranks a fused list with what the messages themselves say: who wrote them
- * and which session they belong to. Reads the ranked messages once (every
+ * Re-ranks a fused list with what the messages themselves say: who wrote them,
+ * when, and which session they belong to. Reads the ranked messages once (every
  * storage driver can hydrate keys), so it works on any driver's ranking.
  */
 export async function refineRanking(
@@ -33,9 +37,10 @@ export async function refineRanking(
   ranking: readonly ScoredKey[],
   hydrate: (keys: readonly number[]) => Promise<MessageHit[]>,
   refinement: Refinement = DEFAULT_REFINEMENT,
+  now: Date = new Date(),
 ): Promise<RefinedRanking> {
   const hits = new Map<number, MessageHit>();
-  if (ranking.length === 0 || (refinement.authorWeight <= 0 && refinement.sessionWeight <= 0)) {
+  if (ranking.length === 0 || (refinement.authorWeight <= 0 && refinement.sessionWeight <= 0 && refinement.timeWeight <= 0)) {
     return { ranking: [...ranking], hits };
   }
   for (const hit of await hydrate(ranking.map((item) => item.key))) hits.set(hit.key, hit);
@@ -46,6 +51,7 @@ export async function refineRanking(
     if (!authors.has(key)) authors.set(key, authorOf(hits.get(key)!.content));
     return authors.get(key);
   }, refinement.authorWeight);
+  refined = favourNamedPeriods(query, refined, (key) => hits.get(key)?.timestamp, refinement.timeWeight, now);
   refined = passSessionEvidence(refined, (key) => hits.get(key)?.conversationId, refinement.sessionWeight);
   return { ranking: refined, hits };
 }

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { favourNamedPeriods, namedPeriods, periodMatcher, writtenDuring } from './time-mention.js';
+
+const now = new Date('2026-11-23T12:00:00Z');
+
+test('periods down to the month are read, with the day and year when given; coarser ones are not', () => {
+  assert.deepEqual(namedPeriods('When did we go camping in June?', now), [{ month: 5 }]);
+  assert.deepEqual(namedPeriods('What did Mel paint in July 2023?', now), [{ month: 6, year: 2023 }]);
+  assert.deepEqual(namedPeriods('What did Gina find on 1 February, 2023?', now), [{ month: 1, year: 2023, day: 1 }]);
+  assert.deepEqual(namedPeriods('What did I cook last week?', now), [{ month: 10, year: 2026, day: 16 }]);
+  assert.deepEqual(namedPeriods('Where did John go last year?', now), []);
+  assert.deepEqual(namedPeriods('May I ask what Sam said?', now), []);
+});
+
+test('a message counts as written during a period up to two weeks after it, in any year when none is named', () => {
+  const june = { month: 5 };
+  assert.equal(writtenDuring(Date.parse('2023-06-20T10:00:00Z'), june), true);
+  assert.equal(writtenDuring(Date.parse('2019-07-10T10:00:00Z'), june), true); // told the week after
+  assert.equal(writtenDuring(Date.parse('2023-08-02T10:00:00Z'), june), false);
+  assert.equal(writtenDuring(Date.parse('2023-06-20T10:00:00Z'), { month: 5, year: 2024 }), false);
+  assert.equal(writtenDuring(Date.parse('2024-01-05T10:00:00Z'), { month: 11 }), true); // December, told in January
+  assert.equal(writtenDuring(Date.parse('2023-10-13T18:00:00Z'), { month: 9, year: 2023, day: 13 }, 0), true);
+  assert.equal(writtenDuring(Date.parse('2023-10-14T18:00:00Z'), { month: 9, year: 2023, day: 13 }, 0), false);
+  assert.equal(periodMatcher('what did I say about it?', now), null);
+});
+
+// "When did Melanie go camping in June?": two camping stories share every word with the question; only
+// the dates tell which one is June's. Full text ranks the October story first.
+test('the message written in the named period overtakes one that only shares the words', () => {
+  const timestamps = new Map([
+    [1, '2023-10-20T14:00:00Z'], // "Melanie: We went camping again, the kids loved the campfire"
+    [2, '2023-06-27T14:00:00Z'], // "Melanie: Camping with the family last weekend was great"
+    [3, '2023-06-28T14:00:00Z'], // an unrelated message of the same week, scored low
+  ]);
+  const ranking = [{ key: 1, score: 1 }, { key: 2, score: 0.9 }, { key: 3, score: 0.2 }];
+  const out = favourNamedPeriods('When did Melanie go camping in June?', ranking, (key) => timestamps.get(key), 1, now);
+  assert.deepEqual(out.map((item) => item.key), [2, 1, 3]);
+  assert.equal(out[0]!.score, 1);
+});
+
+test('a query naming no period, or weight 0, leaves the order alone', () => {
+  const ranking = [{ key: 1, score: 1 }, { key: 2, score: 0.9 }];
+  const timestamp = (key: number) => (key === 2 ? '2023-06-27T14:00:00Z' : '2023-10-20T14:00:00Z');
+  assert.deepEqual(favourNamedPeriods('When did Melanie go camping?', ranking, timestamp, 1, now), ranking);
+  assert.deepEqual(favourNamedPeriods('camping in June', ranking, timestamp, 0, now), ranking);
+});

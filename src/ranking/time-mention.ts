@@ -1,0 +1,88 @@
+import * as chrono from 'chrono-node';
+import type { ScoredKey } from '../domain/search.js';
+
+/**
+ * Score bonus, x(1 + weight), for messages written in the period a query names
+ * ("in June", "in July 2023", "on 13 October"). Words cannot find these: the
+ * message says "we went camping last weekend", its timestamp says June.
+ */
+export const TIME_WEIGHT = 1;
+/**
+ * How long after a named period a message still counts as written about it:
+ * people tell of what they did in the days and weeks after.
+ */
+export const MENTION_SLACK_MS = 14 * 24 * 60 * 60 * 1000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A calendar period named in a query; no year means that month (or day) of any year. */
+export interface NamedPeriod {
+  /** 0..11 */
+  month: number;
+  year?: number;
+  day?: number;
+}
+
+/**
+ * The calendar periods a query names down to the month at least, read by
+ * chrono-node: "in June", "July 2023", "on 13 October"; relative ones such as
+ * "last week" resolve against `now`. Coarser ones ("last year", "on Friday")
+ * are left out: they say too little about when a stored message was written.
+ */
+export function namedPeriods(query: string, now: Date = new Date()): NamedPeriod[] {
+  return chrono.parse(query, now)
+    .filter((result) => result.start.isCertain('month'))
+    .map((result) => ({
+      month: result.start.get('month')! - 1,
+      ...(result.start.isCertain('year') ? { year: result.start.get('year')! } : {}),
+      ...(result.start.isCertain('day') ? { day: result.start.get('day')! } : {}),
+    }));
+}
+
+/** Whether `time` (ms since epoch, UTC) falls in `period` or up to `slackMs` after it. */
+export function writtenDuring(time: number, period: NamedPeriod, slackMs: number = MENTION_SLACK_MS): boolean {
+  if (Number.isNaN(time)) return false;
+  const year = new Date(time).getUTCFullYear();
+  // Without a year, the period of the message's own year or, within the slack, the previous one (December -> January).
+  const years = period.year !== undefined ? [period.year] : [year, year - 1];
+  return years.some((candidate) => {
+    const start = Date.UTC(candidate, period.month, period.day ?? 1);
+    const end = period.day !== undefined ? start + DAY_MS : Date.UTC(candidate, period.month + 1, 1);
+    return time >= start && time < end + slackMs;
+  });
+}
+
+/** A predicate telling whether a timestamp lies in any period the query names; null when it names none. */
+export function periodMatcher(query: string, now: Date = new Date(), slackMs: number = MENTION_SLACK_MS):
+  ((timestamp: string) => boolean) | null {
+  const periods = namedPeriods(query, now);
+  if (periods.length === 0) return null;
+  return (timestamp) => {
+    const time = Date.parse(timestamp);
+    return periods.some((period) => writtenDuring(time, period, slackMs));
+  };
+}
+
+/**
+ * score * (1 + weight) for messages written in a period the query names, then
+ * rescaled to 0..1 and sorted best first; ties keep the input order. Does
+ * nothing when the query names no period or weight is 0.
+ */
+export function favourNamedPeriods(
+  query: string,
+  ranking: readonly ScoredKey[],
+  timestampOf: (key: number) => string | undefined,
+  weight: number = TIME_WEIGHT,
+  now: Date = new Date(),
+): ScoredKey[] {
+  const matches = weight > 0 ? periodMatcher(query, now) : null;
+  if (!matches) return [...ranking];
+  const rescored = ranking.map((item, order) => {
+    const timestamp = timestampOf(item.key);
+    return { key: item.key, score: item.score * (timestamp !== undefined && matches(timestamp) ? 1 + weight : 1), order };
+  });
+  const max = rescored.reduce((value, item) => Math.max(value, item.score), 0);
+  return rescored
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .map((item) => ({ key: item.key, score: max > 0 ? item.score / max : 0 }));
+}
