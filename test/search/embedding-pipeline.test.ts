@@ -133,7 +133,8 @@ describe('embedding pipeline', () => {
       assert.equal(rebuilt.rebuild.total, 2);
       assert.equal(rebuilt.rebuild.complete, true);
       assert.equal((await running.api('GET', '/stats')).body.embeddings.rebuild.done, 2);
-      assert.equal((await running.api('GET', '/health')).status, 200);
+      // /health is cached for server.health_cache_ms: the unhealthy report above may still be served briefly.
+      await waitFor(() => running.api('GET', '/health'), { what: '/health healthy again after the rebuild', until: (r) => r.status === 200 });
       const after = await running.api('POST', '/api/v1/query', { query: 'tomatoes', mode: 'semantic', limit: 1 });
       assert.equal(after.body.results[0].content, 'second message about tomatoes');
     } finally {
