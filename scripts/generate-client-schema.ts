@@ -55,7 +55,12 @@ function relaxDefaults(document: Node): void {
       for (const parameter of (operation.parameters ?? []) as Node[]) {
         if (isNode(parameter.schema) && 'default' in parameter.schema) parameter.required = false;
       }
-      relaxSchema((operation.requestBody as Node | undefined)?.content);
+      const content = (operation.requestBody as Node | undefined)?.content;
+      relaxSchema(content);
+      // A named body (a $ref to components) is relaxed where it is defined.
+      for (const ref of JSON.stringify(content ?? {}).match(/#\/components\/schemas\/[^"]+/g) ?? []) {
+        relaxSchema(((document.components as Node).schemas as Node)[ref.split('/').pop()!]);
+      }
     }
   }
 }

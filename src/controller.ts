@@ -5,6 +5,7 @@ import type { Config } from './config/config.schema.js';
 import { HttpBridgeClient } from './adapters/bridge-client/http-bridge.client.js';
 import { openStorage } from './storage.js';
 import { buildHttpApp } from './http/app.js';
+import { FEATURE_SCHEMA_NAMES } from './features/feature-schemas.js';
 import type { HttpMetrics } from './http/http-metrics.js';
 import { ConversationService } from './features/conversations/conversations.service.js';
 import { conversationRoutes } from './features/conversations/conversations.routes.js';
@@ -81,7 +82,9 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const provider = options.embeddingProvider ?? new HttpBridgeClient(bridge);
   const language = new HttpBridgeLanguageClient(bridge);
 
-  const { app, metrics } = await buildHttpApp({ config, apiKey: options.apiKey, logger: options.logger });
+  const { app, metrics } = await buildHttpApp({
+    config, apiKey: options.apiKey, logger: options.logger, schemaNames: FEATURE_SCHEMA_NAMES,
+  });
   const log = app.log;
 
   // The vector index and the worker that fills it.

@@ -26,18 +26,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            days: {
-                                /** @description YYYY-MM-DD (UTC) */
-                                date: string;
-                                /** @description Messages whose timestamp falls on this day */
-                                messages: number;
-                            }[];
-                            /** @description First day (YYYY-MM-DD, UTC) */
-                            from: string;
-                            /** @description Last day: today (UTC) */
-                            to: string;
-                        };
+                        "application/json": components["schemas"]["ActivityResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -46,10 +35,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -58,10 +44,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -70,10 +53,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -108,30 +88,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description Tokens (1 token = 4 characters), 100..200000; 15% is kept free for a system prompt. Default 4000. */
-                        context_budget?: number;
-                        /** @description Folders whose subtrees are left out. Default []. */
-                        excluded_folders?: string[];
-                        /**
-                         * @description messages (default): an array of messages; text: one context string with token_count, conversation_ids, message_count and sources. Default text when max_tokens is given.
-                         * @enum {string}
-                         */
-                        format?: "messages" | "text";
-                        /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
-                        include_metadata?: boolean;
-                        /** @description The text variant's name for context_budget; give one of the two. */
-                        max_tokens?: number;
-                        /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
-                        preferred_labels?: string[];
-                        /** @description What the context is for; must not be blank. */
-                        query: string;
-                        /**
-                         * @description relevance (default): query relevance from full-text and vectors, plus a little importance, recency and label match; spec: 0.5*importance + 0.3*recency + 0.2*label_match over the spec's recall
-                         * @enum {string}
-                         */
-                        ranking?: "relevance" | "spec";
-                    };
+                    "application/json": components["schemas"]["AssembleContextBody"];
                 };
             };
             responses: {
@@ -141,44 +98,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            content: string;
-                            conversation_id: string;
-                            embedding_id: string | null;
-                            id: string;
-                            metadata: {
-                                folder: string;
-                                importance_score: number;
-                                label: string;
-                                message_metadata: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** @description The ranking score, 0..1 */
-                                relevance_score: number;
-                                /** @description ISO 8601, UTC, with Z */
-                                timestamp: string;
-                            };
-                            /** @enum {string} */
-                            role: "user" | "assistant" | "system";
-                            /** @description ISO 8601, UTC, with Z */
-                            timestamp: string;
-                        }[] | {
-                            /** @description The messages, best first, separated by blank lines */
-                            context: string;
-                            conversation_ids: string[];
-                            message_count: number;
-                            sources: {
-                                conversation_id: string;
-                                folder: string;
-                                label: string;
-                                message_id: string;
-                                relevance_score: number;
-                                /** @description ISO 8601, UTC, with Z */
-                                timestamp: string;
-                            }[];
-                            /** @description Estimated tokens of context (characters / 4, rounded up) */
-                            token_count: number;
-                        };
+                        "application/json": components["schemas"]["AssembleContextResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -187,10 +107,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -199,10 +116,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -211,10 +125,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -223,10 +134,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -273,36 +181,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            page: number;
-                            page_size: number;
-                            results: {
-                                /** @description The label. */
-                                content: string;
-                                conversation_id: string;
-                                folder: string;
-                                label: string;
-                                /** @description Always the nil UUID for list items. */
-                                message_id: string;
-                                metadata: {
-                                    /** @description ISO 8601, UTC, with Z */
-                                    created_at: string;
-                                    folder: string;
-                                    importance_score: number;
-                                    message_count: number;
-                                    pinned: boolean;
-                                    session_count: number;
-                                    status: string;
-                                    /** @description ISO 8601, UTC, with Z */
-                                    updated_at: string;
-                                    word_count: number;
-                                };
-                                score: number;
-                                /** @description updated_at of the conversation */
-                                timestamp: string;
-                            }[];
-                            total: number;
-                        };
+                        "application/json": components["schemas"]["ListConversationsResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -311,10 +190,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -323,10 +199,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -335,10 +208,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -347,10 +217,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -366,27 +233,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description Path such as /work/backend; default "/". */
-                        folder?: string;
-                        /** @description Alias of importance_score. */
-                        importance?: number;
-                        importance_score?: number;
-                        /** @description Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters. */
-                        label: string;
-                        /** @description May be empty; append more later. */
-                        messages: {
-                            /** @description At most limits.max_message_chars (100,000) characters. */
-                            content: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @enum {string} */
-                            role: "user" | "assistant" | "system";
-                            /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
-                            timestamp?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["CreateConversationBody"];
                 };
             };
             responses: {
@@ -396,21 +243,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            conversation_id: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            created_at: string;
-                            folder: string;
-                            id: string;
-                            importance_score: number;
-                            label: string;
-                            message_count: number;
-                            session_count: number;
-                            status: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            updated_at: string;
-                            word_count: number;
-                        };
+                        "application/json": components["schemas"]["CreateConversationResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -419,10 +252,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -431,10 +261,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -443,10 +270,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -455,10 +279,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -497,40 +318,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            conversation_id: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            created_at: string;
-                            folder: string;
-                            id: string;
-                            importance_score: number;
-                            label: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            last_accessed: string;
-                            message_count: number;
-                            messages?: {
-                                content: string;
-                                conversation_id: string;
-                                embedding_id: string | null;
-                                /** @enum {string} */
-                                embedding_status: "pending" | "done" | "failed";
-                                id: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                } | null;
-                                position: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system";
-                                /** @description ISO 8601, UTC, with Z */
-                                timestamp: string;
-                            }[];
-                            pinned: boolean;
-                            session_count: number;
-                            status: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            updated_at: string;
-                            word_count: number;
-                        };
+                        "application/json": components["schemas"]["ConversationResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -539,10 +327,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -551,10 +336,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -563,10 +345,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -575,10 +354,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -603,7 +379,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -612,10 +388,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -624,10 +397,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -636,10 +406,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -648,10 +415,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -687,7 +451,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -696,10 +460,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -708,10 +469,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -720,10 +478,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -732,10 +487,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -767,9 +519,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        folder: string;
-                    };
+                    "application/json": components["schemas"]["UpdateFolderBody"];
                 };
             };
             responses: {
@@ -779,7 +529,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -788,10 +538,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -800,10 +547,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -812,10 +556,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -824,10 +565,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -859,9 +597,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        importance_score: number;
-                    };
+                    "application/json": components["schemas"]["SetImportanceBody"];
                 };
             };
             responses: {
@@ -871,7 +607,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -880,10 +616,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -892,10 +625,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -904,10 +634,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -916,10 +643,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -951,10 +675,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        folder: string;
-                        label: string;
-                    };
+                    "application/json": components["schemas"]["UpdateLabelBody"];
                 };
             };
             responses: {
@@ -964,7 +685,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -973,10 +694,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -985,10 +703,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -997,10 +712,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1009,10 +721,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1053,27 +762,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            page: number;
-                            page_size: number;
-                            results: {
-                                content: string;
-                                conversation_id: string;
-                                embedding_id: string | null;
-                                /** @enum {string} */
-                                embedding_status: "pending" | "done" | "failed";
-                                id: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                } | null;
-                                position: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system";
-                                /** @description ISO 8601, UTC, with Z */
-                                timestamp: string;
-                            }[];
-                            total: number;
-                        };
+                        "application/json": components["schemas"]["ListMessagesResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1082,10 +771,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1094,10 +780,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1106,10 +789,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1118,10 +798,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1139,19 +816,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        messages: {
-                            /** @description At most limits.max_message_chars (100,000) characters. */
-                            content: string;
-                            metadata?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @enum {string} */
-                            role: "user" | "assistant" | "system";
-                            /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
-                            timestamp?: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["AppendMessagesBody"];
                 };
             };
             responses: {
@@ -1161,28 +826,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            conversation_id: string;
-                            message_count: number;
-                            messages: {
-                                content: string;
-                                conversation_id: string;
-                                embedding_id: string | null;
-                                /** @enum {string} */
-                                embedding_status: "pending" | "done" | "failed";
-                                id: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                } | null;
-                                position: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system";
-                                /** @description ISO 8601, UTC, with Z */
-                                timestamp: string;
-                            }[];
-                            session_count: number;
-                            word_count: number;
-                        };
+                        "application/json": components["schemas"]["AppendMessagesResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1191,10 +835,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1203,10 +844,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1215,10 +853,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1227,10 +862,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1267,7 +899,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1276,10 +908,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1288,10 +917,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1300,10 +926,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1312,10 +935,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1353,7 +973,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1362,10 +982,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1374,10 +991,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1386,10 +1000,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1398,10 +1009,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1439,11 +1047,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            count: number;
-                            folder?: string;
-                            label?: string;
-                        };
+                        "application/json": components["schemas"]["CountResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1452,10 +1056,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1464,10 +1065,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1476,10 +1074,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1488,10 +1083,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1527,40 +1119,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            dimension: number | null;
-                            done: number;
-                            failed: number;
-                            index_catch_up: {
-                                /** @description Stored vectors the saved graph lacked, added since the start */
-                                added: number;
-                                error: string | null;
-                                finished_at: string | null;
-                                indexed: number;
-                                loaded_saved: boolean | null;
-                                started_at: string | null;
-                                /** @description empty, loading (the saved graph), catching_up (adding the vectors it lacks), ready or failed */
-                                state: string;
-                            };
-                            indexed: number;
-                            model: string | null;
-                            model_mismatch: {
-                                current: string;
-                                recorded: string;
-                            } | null;
-                            pending: number;
-                            rebuild: {
-                                complete: boolean;
-                                done: number;
-                                started_at: string;
-                                total: number;
-                            } | null;
-                            /** @description Every stored vector is in the index: nothing pending, nothing being inserted, no catch-up after a start running */
-                            searchable: boolean;
-                            worker: {
-                                [key: string]: unknown;
-                            };
-                        };
+                        "application/json": components["schemas"]["EmbeddingStatusResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1569,10 +1128,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1604,19 +1160,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description ISO 8601 date or date-time: conversations created at or before it (a date means its end). */
-                        end_date?: string;
-                        /** @description Only this folder and its subfolders. */
-                        folder?: string;
-                        /**
-                         * @default json
-                         * @enum {string}
-                         */
-                        format?: "json" | "jsonl" | "markdown";
-                        /** @description ISO 8601 date or date-time: conversations updated at or after it (a date means its start). */
-                        start_date?: string;
-                    };
+                    "application/json": components["schemas"]["ExportBody"];
                 };
             };
             responses: {
@@ -1626,9 +1170,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
-                        "application/x-ndjson": string;
-                        "text/markdown": string;
+                        "application/json": components["schemas"]["ExportStream"];
+                        "application/x-ndjson": components["schemas"]["ExportStream"];
+                        "text/markdown": components["schemas"]["ExportStream"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1637,18 +1181,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
-                        "application/x-ndjson": {
-                            code?: string;
-                            error: string;
-                        };
-                        "text/markdown": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
+                        "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                        "text/markdown": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1657,18 +1192,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
-                        "application/x-ndjson": {
-                            code?: string;
-                            error: string;
-                        };
-                        "text/markdown": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
+                        "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                        "text/markdown": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1677,18 +1203,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
-                        "application/x-ndjson": {
-                            code?: string;
-                            error: string;
-                        };
-                        "text/markdown": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
+                        "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                        "text/markdown": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1697,18 +1214,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
-                        "application/x-ndjson": {
-                            code?: string;
-                            error: string;
-                        };
-                        "text/markdown": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
+                        "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                        "text/markdown": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1717,18 +1225,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
-                        "application/x-ndjson": {
-                            code?: string;
-                            error: string;
-                        };
-                        "text/markdown": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
+                        "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                        "text/markdown": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1762,15 +1261,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            folders: {
-                                /** @description Conversations directly in this folder */
-                                count: number;
-                                folder: string;
-                                /** @description Conversations in this folder and below */
-                                total: number;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["FolderTreeResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1779,10 +1270,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1791,10 +1279,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1803,10 +1288,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1815,10 +1297,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1854,11 +1333,11 @@ export interface paths {
             /** @description A json export (application/json: {"conversations": [...]} or an array of records) or a jsonl export (application/x-ndjson: one conversation record per line). */
             requestBody: {
                 content: {
-                    "application/json": unknown;
-                    "application/jsonl": unknown;
-                    "application/jsonlines": unknown;
-                    "application/x-jsonlines": unknown;
-                    "application/x-ndjson": unknown;
+                    "application/json": components["schemas"]["ImportBody"];
+                    "application/jsonl": components["schemas"]["ImportBody"];
+                    "application/jsonlines": components["schemas"]["ImportBody"];
+                    "application/x-jsonlines": components["schemas"]["ImportBody"];
+                    "application/x-ndjson": components["schemas"]["ImportBody"];
                 };
             };
             responses: {
@@ -1868,19 +1347,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Conversations stored (including replaced and renamed ones) */
-                            imported: number;
-                            /** @description Messages stored */
-                            messages: number;
-                            /** @description Conversations stored under a new id (on_conflict=new_id) */
-                            renamed: {
-                                from: string;
-                                to: string;
-                            }[];
-                            replaced: number;
-                            skipped: number;
-                        };
+                        "application/json": components["schemas"]["ImportResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1889,10 +1356,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1901,10 +1365,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1913,10 +1374,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1925,10 +1383,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -1937,10 +1392,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -1970,12 +1422,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description UUID of the conversation */
-                        conversation_id: string;
-                        /** @default 10 */
-                        limit?: number;
-                    };
+                    "application/json": components["schemas"]["SuggestLabelsBody"];
                 };
             };
             responses: {
@@ -1985,19 +1432,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            conversation_id: string;
-                            /** @description Signals that contributed: embeddings, keyphrases, entities, llm */
-                            sources: string[];
-                            /** @description Highest confidence first */
-                            suggestions: {
-                                confidence: number;
-                                /** @description Already used by other conversations */
-                                is_existing: boolean;
-                                label: string;
-                                reason: string;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["SuggestLabelsResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2006,10 +1441,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2018,10 +1450,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2030,10 +1459,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2042,10 +1468,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2075,23 +1498,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Idle conversations with importance_score <= this are recommended for archiving; the others are listed as keep.
-                         * @default 5
-                         */
-                        importance_threshold?: number;
-                        /**
-                         * @description Most suggestions returned; total counts all.
-                         * @default 1000
-                         */
-                        limit?: number;
-                        /**
-                         * @description Suggest conversations neither read nor changed for this many days.
-                         * @default 30
-                         */
-                        threshold_days?: number;
-                    };
+                    "application/json": components["schemas"]["DryRunBody"];
                 };
             };
             responses: {
@@ -2101,36 +1508,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description Idle conversations recommended for archiving, also beyond limit */
-                            archive_count: number;
-                            /** @description Sum of token_estimate over the archive suggestions returned */
-                            estimated_token_savings: number;
-                            /** @description ISO 8601, UTC, with Z */
-                            idle_since: string;
-                            importance_threshold: number;
-                            /** @description archive first, then keep; oldest activity first */
-                            suggestions: {
-                                conversation_id: string;
-                                conversation_label: string;
-                                importance_score: number;
-                                /** @description ISO 8601, UTC, with Z */
-                                last_accessed: string;
-                                /** @description ISO 8601, UTC, with Z */
-                                last_updated: string;
-                                message_count: number;
-                                /** @description First 100 characters of the first message */
-                                preview: string;
-                                reason: string;
-                                /** @enum {string} */
-                                recommendation: "archive" | "keep";
-                                /** @description Characters of all messages / 4 */
-                                token_estimate: number;
-                            }[];
-                            threshold_days: number;
-                            /** @description All idle conversations, also beyond limit */
-                            total: number;
-                        };
+                        "application/json": components["schemas"]["DryRunResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2139,10 +1517,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2151,10 +1526,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2163,10 +1535,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2175,10 +1544,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2208,9 +1574,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        conversation_ids: string[];
-                    };
+                    "application/json": components["schemas"]["ExecuteBody"];
                 };
             };
             responses: {
@@ -2220,7 +1584,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2229,10 +1593,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2241,10 +1602,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2253,10 +1611,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2265,10 +1620,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2298,37 +1650,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        filters?: {
-                            /** @description true: only archived; false: only active; absent: both */
-                            archived?: boolean;
-                            /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
-                            date_from?: string;
-                            /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
-                            date_to?: string;
-                            /** @description Folder and its subfolders */
-                            folder?: string;
-                            importance_max?: number;
-                            importance_min?: number;
-                            label?: string;
-                        } | null;
-                        /**
-                         * @description At most limits.max_query_results (1000)
-                         * @default 10
-                         */
-                        limit?: number;
-                        /**
-                         * @description hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)
-                         * @enum {string}
-                         */
-                        mode?: "hybrid" | "semantic" | "keyword";
-                        /**
-                         * @description offset + limit may not exceed max_query_results
-                         * @default 0
-                         */
-                        offset?: number;
-                        query: string;
-                    };
+                    "application/json": components["schemas"]["QueryBody"];
                 };
             };
             responses: {
@@ -2338,37 +1660,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            mode: "hybrid" | "semantic" | "keyword";
-                            page: number;
-                            page_size: number;
-                            /** @description true while the vector index is still catching up after a start: semantic results may miss messages */
-                            partial?: boolean;
-                            /** @description semantic and hybrid: messages stored but not embedded yet, which vectors cannot find so far */
-                            pending_embeddings?: number;
-                            results: {
-                                content: string;
-                                conversation_id: string;
-                                folder: string;
-                                label: string;
-                                message_id: string;
-                                metadata: {
-                                    embedding_id: string | null;
-                                    importance_score: number;
-                                    message_metadata: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                    position: number;
-                                    role: string;
-                                    status: string;
-                                };
-                                score: number;
-                                timestamp: string;
-                            }[];
-                            /** @description Ranked matches available for paging (at most max_query_results) */
-                            total: number;
-                        };
+                        "application/json": components["schemas"]["QueryResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2377,10 +1669,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2389,10 +1678,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2401,10 +1687,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2413,10 +1696,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2452,7 +1732,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["EmptyResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2461,10 +1741,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2494,27 +1771,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        filters?: {
-                            /** @description true: only archived; false: only active; absent: both */
-                            archived?: boolean;
-                            /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
-                            date_from?: string;
-                            /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
-                            date_to?: string;
-                            /** @description Folder and its subfolders */
-                            folder?: string;
-                            importance_max?: number;
-                            importance_min?: number;
-                            label?: string;
-                        } | null;
-                        /** @default 10 */
-                        limit?: number;
-                        /** @default 0 */
-                        offset?: number;
-                        /** @description Words, "exact phrases", prefix*, AND, OR, NOT, parentheses; at most 64 terms */
-                        query: string;
-                    };
+                    "application/json": components["schemas"]["FullTextBody"];
                 };
             };
             responses: {
@@ -2524,25 +1781,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            results: {
-                                content: string;
-                                conversation_id: string;
-                                embedding_id: string | null;
-                                folder: string;
-                                id: string;
-                                label: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                } | null;
-                                role: string;
-                                /** @description BM25 relevance scaled to 0..1 by the best match */
-                                score: number;
-                                timestamp: string;
-                            }[];
-                            /** @description Matches (counted up to max_query_results) */
-                            total: number;
-                        };
+                        "application/json": components["schemas"]["FullTextResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2551,10 +1790,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2563,10 +1799,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2575,10 +1808,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2587,10 +1817,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2620,17 +1847,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @description UUID of the conversation */
-                        conversation_id: string;
-                        /**
-                         * @description daily: last 24 h (~200 words); weekly: 7 daily summaries (~500); monthly: 4 weekly summaries (~1000)
-                         * @enum {string}
-                         */
-                        level: "daily" | "weekly" | "monthly";
-                        /** @description Regenerate even when a stored summary of the same messages exists. */
-                        refresh?: boolean;
-                    };
+                    "application/json": components["schemas"]["SummarizeBody"];
                 };
             };
             responses: {
@@ -2640,31 +1857,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /**
-                             * @description The window ends now, or at the newest message when nothing was said in the window up to now.
-                             * @enum {string}
-                             */
-                            anchored_on: "now" | "newest_message";
-                            /** @description Reused: the window holds the same messages as when it was generated. */
-                            cached: boolean;
-                            conversation_id: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            generated_at: string;
-                            level: string;
-                            /** @description What produced the summary (the bridge decides). */
-                            model: string | null;
-                            note?: string;
-                            /** @description Messages in the window */
-                            source_count: number;
-                            /** @description Empty when the window holds no messages (see note). */
-                            summary: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            window_end: string;
-                            /** @description ISO 8601, UTC, with Z */
-                            window_start: string;
-                            word_count: number;
-                        };
+                        "application/json": components["schemas"]["SummaryResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2673,10 +1866,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2685,10 +1875,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2697,10 +1884,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2709,10 +1893,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2721,10 +1902,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -2761,20 +1939,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            checks: {
-                                [key: string]: {
-                                    error?: string;
-                                    latency_ms: number;
-                                    status: "ok" | "error";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            status: "healthy" | "unhealthy";
-                            timestamp: string;
-                            uptime_seconds: number;
-                        };
+                        "application/json": components["schemas"]["HealthResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -2783,20 +1948,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            checks: {
-                                [key: string]: {
-                                    error?: string;
-                                    latency_ms: number;
-                                    status: "ok" | "error";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            status: "healthy" | "unhealthy";
-                            timestamp: string;
-                            uptime_seconds: number;
-                        };
+                        "application/json": components["schemas"]["HealthResponse"];
                     };
                 };
             };
@@ -2832,73 +1984,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            bridge: {
-                                error?: string;
-                                model: string | null;
-                                /** @description Embedding provider the bridge reports: builtin, ollama or openai */
-                                provider: string | null;
-                                /** @description The bridge answered HTTP (even if it reports itself unhealthy) */
-                                reachable: boolean;
-                                status: "ok" | "error";
-                                url: string;
-                            };
-                            checks: {
-                                [key: string]: {
-                                    error?: string;
-                                    latency_ms: number;
-                                    status: "ok" | "error";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            database: {
-                                /** @description sqlite or postgres */
-                                driver: string;
-                                error?: string;
-                                status: "ok" | "error";
-                            };
-                            disk: {
-                                error?: string;
-                                /** @description Bytes this process may still write there */
-                                free_bytes: number | null;
-                                /** @description The data dir */
-                                path: string;
-                                total_bytes: number | null;
-                            };
-                            index: {
-                                indexed: number | null;
-                                /** @description Stored vectors not in the index yet */
-                                missing_vectors: number;
-                                /** @description Semantic results may miss messages until the catch-up is done (and say so) */
-                                partial: boolean;
-                                /** @description Catch-up of the local vector index after a start; database: the database searches its vectors itself (postgres) */
-                                state: "empty" | "loading" | "catching_up" | "ready" | "failed" | "database";
-                            };
-                            proxy: {
-                                enabled: boolean;
-                                /** @description Exchanges that could not be stored, kept in proxy-spool/failed */
-                                spool_failed: number | null;
-                                /** @description Chat exchanges spooled and not stored yet */
-                                spool_pending: number | null;
-                            };
-                            queue: {
-                                failed: number;
-                                /** @description Age of the pending message that arrived first, by its timestamp (an imported message keeps its original time) */
-                                oldest_pending_age_seconds: number | null;
-                                /** @description Messages waiting for their embedding */
-                                pending: number;
-                                worker: {
-                                    consecutive_failures: number;
-                                    last_error: string | null;
-                                    last_success_at: string | null;
-                                    running: boolean;
-                                };
-                            };
-                            status: "healthy" | "unhealthy";
-                            timestamp: string;
-                            uptime_seconds: number;
-                        };
+                        "application/json": components["schemas"]["DetailedHealthResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -2907,10 +1993,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -2919,73 +2002,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            bridge: {
-                                error?: string;
-                                model: string | null;
-                                /** @description Embedding provider the bridge reports: builtin, ollama or openai */
-                                provider: string | null;
-                                /** @description The bridge answered HTTP (even if it reports itself unhealthy) */
-                                reachable: boolean;
-                                status: "ok" | "error";
-                                url: string;
-                            };
-                            checks: {
-                                [key: string]: {
-                                    error?: string;
-                                    latency_ms: number;
-                                    status: "ok" | "error";
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            database: {
-                                /** @description sqlite or postgres */
-                                driver: string;
-                                error?: string;
-                                status: "ok" | "error";
-                            };
-                            disk: {
-                                error?: string;
-                                /** @description Bytes this process may still write there */
-                                free_bytes: number | null;
-                                /** @description The data dir */
-                                path: string;
-                                total_bytes: number | null;
-                            };
-                            index: {
-                                indexed: number | null;
-                                /** @description Stored vectors not in the index yet */
-                                missing_vectors: number;
-                                /** @description Semantic results may miss messages until the catch-up is done (and say so) */
-                                partial: boolean;
-                                /** @description Catch-up of the local vector index after a start; database: the database searches its vectors itself (postgres) */
-                                state: "empty" | "loading" | "catching_up" | "ready" | "failed" | "database";
-                            };
-                            proxy: {
-                                enabled: boolean;
-                                /** @description Exchanges that could not be stored, kept in proxy-spool/failed */
-                                spool_failed: number | null;
-                                /** @description Chat exchanges spooled and not stored yet */
-                                spool_pending: number | null;
-                            };
-                            queue: {
-                                failed: number;
-                                /** @description Age of the pending message that arrived first, by its timestamp (an imported message keeps its original time) */
-                                oldest_pending_age_seconds: number | null;
-                                /** @description Messages waiting for their embedding */
-                                pending: number;
-                                worker: {
-                                    consecutive_failures: number;
-                                    last_error: string | null;
-                                    last_success_at: string | null;
-                                    running: boolean;
-                                };
-                            };
-                            status: "healthy" | "unhealthy";
-                            timestamp: string;
-                            uptime_seconds: number;
-                        };
+                        "application/json": components["schemas"]["DetailedHealthResponse"];
                     };
                 };
             };
@@ -3021,19 +2038,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            protocol_version: string;
-                            tools: {
-                                description: string;
-                                input_schema: {
-                                    [key: string]: unknown;
-                                };
-                                name: string;
-                                output_schema: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                        };
+                        "application/json": components["schemas"]["ToolListing"];
                     };
                 };
             };
@@ -3067,7 +2072,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ToolParameters"];
                 };
             };
             responses: {
@@ -3077,16 +2082,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            data: {
-                                [key: string]: unknown;
-                            } | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            success: boolean;
-                        };
+                        "application/json": components["schemas"]["AnyEnvelope"];
                     };
                 };
                 /** @description Default Response */
@@ -3095,16 +2091,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -3113,10 +2100,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -3125,16 +2109,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Default Response */
@@ -3143,16 +2118,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Default Response */
@@ -3161,16 +2127,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -3179,10 +2136,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -3191,16 +2145,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Default Response */
@@ -3209,16 +2154,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Default Response */
@@ -3227,16 +2163,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {object|null} */
-                            data: never | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                            /** @enum {boolean} */
-                            success: false;
-                        } | components["schemas"]["def-0"];
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
             };
@@ -3491,20 +2418,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            embeddings_count: number;
-                            /** @description Server errors since start: responses with status >= 500 other than 503 */
-                            errors_total: number;
-                            requests_total: number;
-                            storage_size_mb: number;
-                            total_conversations: number;
-                            total_messages: number;
-                            /** @description 503 responses since start: starting up, the bridge not ready or down, or load shed; not a fault of memsvc */
-                            unavailable_total: number;
-                            uptime_seconds: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["StatsResponse"];
                     };
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
@@ -3513,10 +2427,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            code?: string;
-                            error: string;
-                        };
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
             };
@@ -3533,6 +2444,240 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActivityResponse: {
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                date: string;
+                /** @description Messages whose timestamp falls on this day */
+                messages: number;
+            }[];
+            /** @description First day (YYYY-MM-DD, UTC) */
+            from: string;
+            /** @description Last day: today (UTC) */
+            to: string;
+        };
+        AnyEnvelope: {
+            data: {
+                [key: string]: unknown;
+            } | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            success: boolean;
+        };
+        AppendMessagesBody: {
+            messages: {
+                /** @description At most limits.max_message_chars (100,000) characters. */
+                content: string;
+                metadata?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @enum {string} */
+                role: "user" | "assistant" | "system";
+                /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                timestamp?: string;
+            }[];
+        };
+        AppendMessagesResponse: {
+            conversation_id: string;
+            message_count: number;
+            messages: {
+                content: string;
+                conversation_id: string;
+                embedding_id: string | null;
+                /** @enum {string} */
+                embedding_status: "pending" | "done" | "failed";
+                id: string;
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+                position: number;
+                /** @enum {string} */
+                role: "user" | "assistant" | "system";
+                /** @description ISO 8601, UTC, with Z */
+                timestamp: string;
+            }[];
+            session_count: number;
+            word_count: number;
+        };
+        AppendToConversationBody: {
+            /** @description UUID of the conversation */
+            conversation_id: string;
+            messages: {
+                /** @description At most limits.max_message_chars (100,000) characters. */
+                content: string;
+                metadata?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @enum {string} */
+                role: "user" | "assistant" | "system";
+                /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                timestamp?: string;
+            }[];
+        };
+        AssembleContextBody: {
+            /** @description Tokens (1 token = 4 characters), 100..200000; 15% is kept free for a system prompt. Default 4000. */
+            context_budget?: number;
+            /** @description Folders whose subtrees are left out. Default []. */
+            excluded_folders?: string[];
+            /**
+             * @description messages (default): an array of messages; text: one context string with token_count, conversation_ids, message_count and sources. Default text when max_tokens is given.
+             * @enum {string}
+             */
+            format?: "messages" | "text";
+            /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
+            include_metadata?: boolean;
+            /** @description The text variant's name for context_budget; give one of the two. */
+            max_tokens?: number;
+            /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
+            preferred_labels?: string[];
+            /** @description What the context is for; must not be blank. */
+            query: string;
+            /**
+             * @description relevance (default): query relevance from full-text and vectors, plus a little importance, recency and label match; spec: 0.5*importance + 0.3*recency + 0.2*label_match over the spec's recall
+             * @enum {string}
+             */
+            ranking?: "relevance" | "spec";
+        };
+        AssembleContextResponse: {
+            content: string;
+            conversation_id: string;
+            embedding_id: string | null;
+            id: string;
+            metadata: {
+                folder: string;
+                importance_score: number;
+                label: string;
+                message_metadata: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description The ranking score, 0..1 */
+                relevance_score: number;
+                /** @description ISO 8601, UTC, with Z */
+                timestamp: string;
+            };
+            /** @enum {string} */
+            role: "user" | "assistant" | "system";
+            /** @description ISO 8601, UTC, with Z */
+            timestamp: string;
+        }[] | {
+            /** @description The messages, best first, separated by blank lines */
+            context: string;
+            conversation_ids: string[];
+            message_count: number;
+            sources: {
+                conversation_id: string;
+                folder: string;
+                label: string;
+                message_id: string;
+                relevance_score: number;
+                /** @description ISO 8601, UTC, with Z */
+                timestamp: string;
+            }[];
+            /** @description Estimated tokens of context (characters / 4, rounded up) */
+            token_count: number;
+        };
+        AssembleContextTextBody: {
+            /** @description Tokens (1 token = 4 characters), 100..200000; 15% is kept free for a system prompt. Default 4000. */
+            context_budget?: number;
+            /** @description Folders whose subtrees are left out. Default []. */
+            excluded_folders?: string[];
+            /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
+            include_metadata?: boolean;
+            /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
+            preferred_labels?: string[];
+            /** @description What the context is for; must not be blank. */
+            query: string;
+            /**
+             * @description relevance (default): query relevance from full-text and vectors, plus a little importance, recency and label match; spec: 0.5*importance + 0.3*recency + 0.2*label_match over the spec's recall
+             * @enum {string}
+             */
+            ranking?: "relevance" | "spec";
+        };
+        ConversationIdBody: {
+            /** @description UUID of the conversation */
+            conversation_id: string;
+        };
+        ConversationResponse: {
+            conversation_id: string;
+            /** @description ISO 8601, UTC, with Z */
+            created_at: string;
+            folder: string;
+            id: string;
+            importance_score: number;
+            label: string;
+            /** @description ISO 8601, UTC, with Z */
+            last_accessed: string;
+            message_count: number;
+            messages?: {
+                content: string;
+                conversation_id: string;
+                embedding_id: string | null;
+                /** @enum {string} */
+                embedding_status: "pending" | "done" | "failed";
+                id: string;
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+                position: number;
+                /** @enum {string} */
+                role: "user" | "assistant" | "system";
+                /** @description ISO 8601, UTC, with Z */
+                timestamp: string;
+            }[];
+            pinned: boolean;
+            session_count: number;
+            status: string;
+            /** @description ISO 8601, UTC, with Z */
+            updated_at: string;
+            word_count: number;
+        };
+        ConversationStatsQuery: {
+            folder?: string;
+            label?: string;
+        };
+        CountResponse: {
+            count: number;
+            folder?: string;
+            label?: string;
+        };
+        CreateConversationBody: {
+            /** @description Path such as /work/backend; default "/". */
+            folder?: string;
+            /** @description Alias of importance_score. */
+            importance?: number;
+            importance_score?: number;
+            /** @description Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters. */
+            label: string;
+            /** @description May be empty; append more later. */
+            messages: {
+                /** @description At most limits.max_message_chars (100,000) characters. */
+                content: string;
+                metadata?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @enum {string} */
+                role: "user" | "assistant" | "system";
+                /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
+                timestamp?: string;
+            }[];
+        };
+        CreateConversationResponse: {
+            conversation_id: string;
+            /** @description ISO 8601, UTC, with Z */
+            created_at: string;
+            folder: string;
+            id: string;
+            importance_score: number;
+            label: string;
+            message_count: number;
+            session_count: number;
+            status: string;
+            /** @description ISO 8601, UTC, with Z */
+            updated_at: string;
+            word_count: number;
+        };
         /**
          * ErrorResponse
          * @description Every error: a message for people and a stable code for programs.
@@ -3540,6 +2685,496 @@ export interface components {
         "def-0": {
             code?: string;
             error: string;
+        };
+        DetailedHealthResponse: {
+            bridge: {
+                error?: string;
+                model: string | null;
+                /** @description Embedding provider the bridge reports: builtin, ollama or openai */
+                provider: string | null;
+                /** @description The bridge answered HTTP (even if it reports itself unhealthy) */
+                reachable: boolean;
+                status: "ok" | "error";
+                url: string;
+            };
+            checks: {
+                [key: string]: {
+                    error?: string;
+                    latency_ms: number;
+                    status: "ok" | "error";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            database: {
+                /** @description sqlite or postgres */
+                driver: string;
+                error?: string;
+                status: "ok" | "error";
+            };
+            disk: {
+                error?: string;
+                /** @description Bytes this process may still write there */
+                free_bytes: number | null;
+                /** @description The data dir */
+                path: string;
+                total_bytes: number | null;
+            };
+            index: {
+                indexed: number | null;
+                /** @description Stored vectors not in the index yet */
+                missing_vectors: number;
+                /** @description Semantic results may miss messages until the catch-up is done (and say so) */
+                partial: boolean;
+                /** @description Catch-up of the local vector index after a start; database: the database searches its vectors itself (postgres) */
+                state: "empty" | "loading" | "catching_up" | "ready" | "failed" | "database";
+            };
+            proxy: {
+                enabled: boolean;
+                /** @description Exchanges that could not be stored, kept in proxy-spool/failed */
+                spool_failed: number | null;
+                /** @description Chat exchanges spooled and not stored yet */
+                spool_pending: number | null;
+            };
+            queue: {
+                failed: number;
+                /** @description Age of the pending message that arrived first, by its timestamp (an imported message keeps its original time) */
+                oldest_pending_age_seconds: number | null;
+                /** @description Messages waiting for their embedding */
+                pending: number;
+                worker: {
+                    consecutive_failures: number;
+                    last_error: string | null;
+                    last_success_at: string | null;
+                    running: boolean;
+                };
+            };
+            status: "healthy" | "unhealthy";
+            timestamp: string;
+            uptime_seconds: number;
+        };
+        DryRunBody: {
+            /**
+             * @description Idle conversations with importance_score <= this are recommended for archiving; the others are listed as keep.
+             * @default 5
+             */
+            importance_threshold?: number;
+            /**
+             * @description Most suggestions returned; total counts all.
+             * @default 1000
+             */
+            limit?: number;
+            /**
+             * @description Suggest conversations neither read nor changed for this many days.
+             * @default 30
+             */
+            threshold_days?: number;
+        };
+        DryRunResponse: {
+            /** @description Idle conversations recommended for archiving, also beyond limit */
+            archive_count: number;
+            /** @description Sum of token_estimate over the archive suggestions returned */
+            estimated_token_savings: number;
+            /** @description ISO 8601, UTC, with Z */
+            idle_since: string;
+            importance_threshold: number;
+            /** @description archive first, then keep; oldest activity first */
+            suggestions: {
+                conversation_id: string;
+                conversation_label: string;
+                importance_score: number;
+                /** @description ISO 8601, UTC, with Z */
+                last_accessed: string;
+                /** @description ISO 8601, UTC, with Z */
+                last_updated: string;
+                message_count: number;
+                /** @description First 100 characters of the first message */
+                preview: string;
+                reason: string;
+                /** @enum {string} */
+                recommendation: "archive" | "keep";
+                /** @description Characters of all messages / 4 */
+                token_estimate: number;
+            }[];
+            threshold_days: number;
+            /** @description All idle conversations, also beyond limit */
+            total: number;
+        };
+        EmbeddingStatusResponse: {
+            dimension: number | null;
+            done: number;
+            failed: number;
+            index_catch_up: {
+                /** @description Stored vectors the saved graph lacked, added since the start */
+                added: number;
+                error: string | null;
+                finished_at: string | null;
+                indexed: number;
+                loaded_saved: boolean | null;
+                started_at: string | null;
+                /** @description empty, loading (the saved graph), catching_up (adding the vectors it lacks), ready or failed */
+                state: string;
+            };
+            indexed: number;
+            model: string | null;
+            model_mismatch: {
+                current: string;
+                recorded: string;
+            } | null;
+            pending: number;
+            rebuild: {
+                complete: boolean;
+                done: number;
+                started_at: string;
+                total: number;
+            } | null;
+            /** @description Every stored vector is in the index: nothing pending, nothing being inserted, no catch-up after a start running */
+            searchable: boolean;
+            worker: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Empty body */
+        EmptyResponse: unknown;
+        /** @description Every error: a message for people and a stable code for programs. */
+        ErrorResponse: {
+            code?: string;
+            error: string;
+        };
+        ExecuteBody: {
+            conversation_ids: string[];
+        };
+        ExportBody: {
+            /** @description ISO 8601 date or date-time: conversations created at or before it (a date means its end). */
+            end_date?: string;
+            /** @description Only this folder and its subfolders. */
+            folder?: string;
+            /**
+             * @default json
+             * @enum {string}
+             */
+            format?: "json" | "jsonl" | "markdown";
+            /** @description ISO 8601 date or date-time: conversations updated at or after it (a date means its start). */
+            start_date?: string;
+        };
+        ExportConversationBody: {
+            /** @description UUID of the conversation */
+            conversation_id: string;
+            /**
+             * @default json
+             * @enum {string}
+             */
+            format?: "json" | "markdown";
+            /**
+             * @description Message metadata, and in markdown the header
+             * @default true
+             */
+            include_metadata?: boolean;
+        };
+        /** @description The export, streamed as an attachment (Content-Disposition names the file). */
+        ExportStream: string;
+        FolderTreeResponse: {
+            folders: {
+                /** @description Conversations directly in this folder */
+                count: number;
+                folder: string;
+                /** @description Conversations in this folder and below */
+                total: number;
+            }[];
+        };
+        FullTextBody: {
+            filters?: {
+                /** @description true: only archived; false: only active; absent: both */
+                archived?: boolean;
+                /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
+                date_from?: string;
+                /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
+                date_to?: string;
+                /** @description Folder and its subfolders */
+                folder?: string;
+                importance_max?: number;
+                importance_min?: number;
+                label?: string;
+            } | null;
+            /** @default 10 */
+            limit?: number;
+            /** @default 0 */
+            offset?: number;
+            /** @description Words, "exact phrases", prefix*, AND, OR, NOT, parentheses; at most 64 terms */
+            query: string;
+        };
+        FullTextResponse: {
+            results: {
+                content: string;
+                conversation_id: string;
+                embedding_id: string | null;
+                folder: string;
+                id: string;
+                label: string;
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+                role: string;
+                /** @description BM25 relevance scaled to 0..1 by the best match */
+                score: number;
+                timestamp: string;
+            }[];
+            /** @description Matches (counted up to max_query_results) */
+            total: number;
+        };
+        HealthResponse: {
+            checks: {
+                [key: string]: {
+                    error?: string;
+                    latency_ms: number;
+                    status: "ok" | "error";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+            status: "healthy" | "unhealthy";
+            timestamp: string;
+            uptime_seconds: number;
+        };
+        /** @description A json export (application/json: {"conversations": [...]} or an array of records) or a jsonl export (application/x-ndjson: one conversation record per line). */
+        ImportBody: unknown;
+        ImportResponse: {
+            /** @description Conversations stored (including replaced and renamed ones) */
+            imported: number;
+            /** @description Messages stored */
+            messages: number;
+            /** @description Conversations stored under a new id (on_conflict=new_id) */
+            renamed: {
+                from: string;
+                to: string;
+            }[];
+            replaced: number;
+            skipped: number;
+        };
+        ListConversationsResponse: {
+            page: number;
+            page_size: number;
+            results: {
+                /** @description The label. */
+                content: string;
+                conversation_id: string;
+                folder: string;
+                label: string;
+                /** @description Always the nil UUID for list items. */
+                message_id: string;
+                metadata: {
+                    /** @description ISO 8601, UTC, with Z */
+                    created_at: string;
+                    folder: string;
+                    importance_score: number;
+                    message_count: number;
+                    pinned: boolean;
+                    session_count: number;
+                    status: string;
+                    /** @description ISO 8601, UTC, with Z */
+                    updated_at: string;
+                    word_count: number;
+                };
+                score: number;
+                /** @description updated_at of the conversation */
+                timestamp: string;
+            }[];
+            total: number;
+        };
+        ListMessagesResponse: {
+            page: number;
+            page_size: number;
+            results: {
+                content: string;
+                conversation_id: string;
+                embedding_id: string | null;
+                /** @enum {string} */
+                embedding_status: "pending" | "done" | "failed";
+                id: string;
+                metadata: {
+                    [key: string]: unknown;
+                } | null;
+                position: number;
+                /** @enum {string} */
+                role: "user" | "assistant" | "system";
+                /** @description ISO 8601, UTC, with Z */
+                timestamp: string;
+            }[];
+            total: number;
+        };
+        QueryBody: {
+            filters?: {
+                /** @description true: only archived; false: only active; absent: both */
+                archived?: boolean;
+                /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
+                date_from?: string;
+                /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
+                date_to?: string;
+                /** @description Folder and its subfolders */
+                folder?: string;
+                importance_max?: number;
+                importance_min?: number;
+                label?: string;
+            } | null;
+            /**
+             * @description At most limits.max_query_results (1000)
+             * @default 10
+             */
+            limit?: number;
+            /**
+             * @description hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)
+             * @enum {string}
+             */
+            mode?: "hybrid" | "semantic" | "keyword";
+            /**
+             * @description offset + limit may not exceed max_query_results
+             * @default 0
+             */
+            offset?: number;
+            query: string;
+        };
+        QueryResponse: {
+            /** @enum {string} */
+            mode: "hybrid" | "semantic" | "keyword";
+            page: number;
+            page_size: number;
+            /** @description true while the vector index is still catching up after a start: semantic results may miss messages */
+            partial?: boolean;
+            /** @description semantic and hybrid: messages stored but not embedded yet, which vectors cannot find so far */
+            pending_embeddings?: number;
+            results: {
+                content: string;
+                conversation_id: string;
+                folder: string;
+                label: string;
+                message_id: string;
+                metadata: {
+                    embedding_id: string | null;
+                    importance_score: number;
+                    message_metadata: {
+                        [key: string]: unknown;
+                    } | null;
+                    position: number;
+                    role: string;
+                    status: string;
+                };
+                score: number;
+                timestamp: string;
+            }[];
+            /** @description Ranked matches available for paging (at most max_query_results) */
+            total: number;
+        };
+        SetImportanceBody: {
+            importance_score: number;
+        };
+        StatsResponse: {
+            embeddings_count: number;
+            /** @description Server errors since start: responses with status >= 500 other than 503 */
+            errors_total: number;
+            requests_total: number;
+            storage_size_mb: number;
+            total_conversations: number;
+            total_messages: number;
+            /** @description 503 responses since start: starting up, the bridge not ready or down, or load shed; not a fault of memsvc */
+            unavailable_total: number;
+            uptime_seconds: number;
+        } & {
+            [key: string]: unknown;
+        };
+        SuggestLabelsBody: {
+            /** @description UUID of the conversation */
+            conversation_id: string;
+            /** @default 10 */
+            limit?: number;
+        };
+        SuggestLabelsResponse: {
+            conversation_id: string;
+            /** @description Signals that contributed: embeddings, keyphrases, entities, llm */
+            sources: string[];
+            /** @description Highest confidence first */
+            suggestions: {
+                confidence: number;
+                /** @description Already used by other conversations */
+                is_existing: boolean;
+                label: string;
+                reason: string;
+            }[];
+        };
+        SummarizeBody: {
+            /** @description UUID of the conversation */
+            conversation_id: string;
+            /**
+             * @description daily: last 24 h (~200 words); weekly: 7 daily summaries (~500); monthly: 4 weekly summaries (~1000)
+             * @enum {string}
+             */
+            level: "daily" | "weekly" | "monthly";
+            /** @description Regenerate even when a stored summary of the same messages exists. */
+            refresh?: boolean;
+        };
+        SummaryResponse: {
+            /**
+             * @description The window ends now, or at the newest message when nothing was said in the window up to now.
+             * @enum {string}
+             */
+            anchored_on: "now" | "newest_message";
+            /** @description Reused: the window holds the same messages as when it was generated. */
+            cached: boolean;
+            conversation_id: string;
+            /** @description ISO 8601, UTC, with Z */
+            generated_at: string;
+            level: string;
+            /** @description What produced the summary (the bridge decides). */
+            model: string | null;
+            note?: string;
+            /** @description Messages in the window */
+            source_count: number;
+            /** @description Empty when the window holds no messages (see note). */
+            summary: string;
+            /** @description ISO 8601, UTC, with Z */
+            window_end: string;
+            /** @description ISO 8601, UTC, with Z */
+            window_start: string;
+            word_count: number;
+        };
+        ToolFailure: {
+            /** @enum {object|null} */
+            data: never | null;
+            error: {
+                code: string;
+                message: string;
+            };
+            /** @enum {boolean} */
+            success: false;
+        } | components["schemas"]["def-0"];
+        ToolListing: {
+            protocol_version: string;
+            tools: {
+                description: string;
+                input_schema: {
+                    [key: string]: unknown;
+                };
+                name: string;
+                output_schema: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        ToolParameters: unknown;
+        UpdateConversationBody: {
+            /** @description UUID of the conversation */
+            conversation_id: string;
+            folder?: string;
+            importance_score?: number;
+            label?: string;
+            /** @enum {string} */
+            status?: "active" | "archived";
+        };
+        UpdateFolderBody: {
+            folder: string;
+        };
+        UpdateLabelBody: {
+            folder: string;
+            label: string;
         };
     };
     responses: never;
@@ -3559,21 +3194,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description UUID of the conversation */
-                    conversation_id: string;
-                    messages: {
-                        /** @description At most limits.max_message_chars (100,000) characters. */
-                        content: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @enum {string} */
-                        role: "user" | "assistant" | "system";
-                        /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
-                        timestamp?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["AppendToConversationBody"];
             };
         };
         responses: {
@@ -3619,16 +3240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3637,10 +3249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -3649,16 +3258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3667,16 +3267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3685,16 +3276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3703,10 +3285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -3715,16 +3294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3733,16 +3303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3751,16 +3312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -3774,23 +3326,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Tokens (1 token = 4 characters), 100..200000; 15% is kept free for a system prompt. Default 4000. */
-                    context_budget?: number;
-                    /** @description Folders whose subtrees are left out. Default []. */
-                    excluded_folders?: string[];
-                    /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
-                    include_metadata?: boolean;
-                    /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
-                    preferred_labels?: string[];
-                    /** @description What the context is for; must not be blank. */
-                    query: string;
-                    /**
-                     * @description relevance (default): query relevance from full-text and vectors, plus a little importance, recency and label match; spec: 0.5*importance + 0.3*recency + 0.2*label_match over the spec's recall
-                     * @enum {string}
-                     */
-                    ranking?: "relevance" | "spec";
-                };
+                "application/json": components["schemas"]["AssembleContextTextBody"];
             };
         };
         responses: {
@@ -3831,16 +3367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3849,10 +3376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -3861,16 +3385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3879,16 +3394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3897,16 +3403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -3915,10 +3412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -3927,16 +3421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3945,16 +3430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3963,16 +3439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -3986,10 +3453,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description UUID of the conversation */
-                    conversation_id: string;
-                };
+                "application/json": components["schemas"]["ConversationIdBody"];
             };
         };
         responses: {
@@ -4017,16 +3481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4035,10 +3490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4047,16 +3499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4065,16 +3508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4083,16 +3517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4101,10 +3526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4113,16 +3535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4131,16 +3544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4149,16 +3553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -4172,20 +3567,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description UUID of the conversation */
-                    conversation_id: string;
-                    /**
-                     * @default json
-                     * @enum {string}
-                     */
-                    format?: "json" | "markdown";
-                    /**
-                     * @description Message metadata, and in markdown the header
-                     * @default true
-                     */
-                    include_metadata?: boolean;
-                };
+                "application/json": components["schemas"]["ExportConversationBody"];
             };
         };
         responses: {
@@ -4239,16 +3621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4257,10 +3630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4269,16 +3639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4287,16 +3648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4305,16 +3657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4323,10 +3666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4335,16 +3675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4353,16 +3684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4371,16 +3693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -4394,10 +3707,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description UUID of the conversation */
-                    conversation_id: string;
-                };
+                "application/json": components["schemas"]["ConversationIdBody"];
             };
         };
         responses: {
@@ -4435,16 +3745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4453,10 +3754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4465,16 +3763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4483,16 +3772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4501,16 +3781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4519,10 +3790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4531,16 +3799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4549,16 +3808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4567,16 +3817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -4590,23 +3831,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Idle conversations with importance_score <= this are recommended for archiving; the others are listed as keep.
-                     * @default 5
-                     */
-                    importance_threshold?: number;
-                    /**
-                     * @description Most suggestions returned; total counts all.
-                     * @default 1000
-                     */
-                    limit?: number;
-                    /**
-                     * @description Suggest conversations neither read nor changed for this many days.
-                     * @default 30
-                     */
-                    threshold_days?: number;
-                };
+                "application/json": components["schemas"]["DryRunBody"];
             };
         };
         responses: {
@@ -4655,16 +3880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4673,10 +3889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4685,16 +3898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4703,16 +3907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4721,16 +3916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4739,10 +3925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4751,16 +3934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4769,16 +3943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4787,16 +3952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -4810,37 +3966,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    filters?: {
-                        /** @description true: only archived; false: only active; absent: both */
-                        archived?: boolean;
-                        /** @description Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC) */
-                        date_from?: string;
-                        /** @description Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC) */
-                        date_to?: string;
-                        /** @description Folder and its subfolders */
-                        folder?: string;
-                        importance_max?: number;
-                        importance_min?: number;
-                        label?: string;
-                    } | null;
-                    /**
-                     * @description At most limits.max_query_results (1000)
-                     * @default 10
-                     */
-                    limit?: number;
-                    /**
-                     * @description hybrid (default: full-text + vectors, fused), semantic (vectors only) or keyword (full-text only)
-                     * @enum {string}
-                     */
-                    mode?: "hybrid" | "semantic" | "keyword";
-                    /**
-                     * @description offset + limit may not exceed max_query_results
-                     * @default 0
-                     */
-                    offset?: number;
-                    query: string;
-                };
+                "application/json": components["schemas"]["QueryBody"];
             };
         };
         responses: {
@@ -4892,16 +4018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4910,10 +4027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4922,16 +4036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4940,16 +4045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4958,16 +4054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -4976,10 +4063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -4988,16 +4072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5006,16 +4081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5024,16 +4090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -5047,10 +4104,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    folder?: string;
-                    label?: string;
-                };
+                "application/json": components["schemas"]["ConversationStatsQuery"];
             };
         };
         responses: {
@@ -5094,16 +4148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5112,10 +4157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5124,16 +4166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5142,16 +4175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5160,16 +4184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5178,10 +4193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5190,16 +4202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5208,16 +4211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5226,16 +4220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -5249,27 +4234,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Path such as /work/backend; default "/". */
-                    folder?: string;
-                    /** @description Alias of importance_score. */
-                    importance?: number;
-                    importance_score?: number;
-                    /** @description Required; 1 to limits.max_label_chars (200) characters after trimming, no control characters. */
-                    label: string;
-                    /** @description May be empty; append more later. */
-                    messages: {
-                        /** @description At most limits.max_message_chars (100,000) characters. */
-                        content: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @enum {string} */
-                        role: "user" | "assistant" | "system";
-                        /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
-                        timestamp?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["CreateConversationBody"];
             };
         };
         responses: {
@@ -5308,16 +4273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5326,10 +4282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5338,16 +4291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5356,16 +4300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5374,16 +4309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5392,10 +4318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5404,16 +4327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5422,16 +4336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5440,16 +4345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -5463,17 +4359,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description UUID of the conversation */
-                    conversation_id: string;
-                    /**
-                     * @description daily: last 24 h (~200 words); weekly: 7 daily summaries (~500); monthly: 4 weekly summaries (~1000)
-                     * @enum {string}
-                     */
-                    level: "daily" | "weekly" | "monthly";
-                    /** @description Regenerate even when a stored summary of the same messages exists. */
-                    refresh?: boolean;
-                };
+                "application/json": components["schemas"]["SummarizeBody"];
             };
         };
         responses: {
@@ -5522,16 +4408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5540,10 +4417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5552,16 +4426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5570,16 +4435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5588,16 +4444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5606,10 +4453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5618,16 +4462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5636,16 +4471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5654,16 +4480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };
@@ -5677,15 +4494,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description UUID of the conversation */
-                    conversation_id: string;
-                    folder?: string;
-                    importance_score?: number;
-                    label?: string;
-                    /** @enum {string} */
-                    status?: "active" | "archived";
-                };
+                "application/json": components["schemas"]["UpdateConversationBody"];
             };
         };
         responses: {
@@ -5715,16 +4524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5733,10 +4533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5745,16 +4542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5763,16 +4551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5781,16 +4560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Every error: a message for people and a stable code for programs. */
@@ -5799,10 +4569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        code?: string;
-                        error: string;
-                    };
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Default Response */
@@ -5811,16 +4578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5829,16 +4587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -5847,16 +4596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {object|null} */
-                        data: never | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                        /** @enum {boolean} */
-                        success: false;
-                    } | components["schemas"]["def-0"];
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
         };

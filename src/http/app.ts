@@ -16,6 +16,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { buildRequestValidator } from './request-validation.js';
 import { RequestLog } from './request-log.js';
 import { registerRouteCatalog } from './route-catalog.js';
+import { nameComponents, type SchemaNames } from './openapi-components.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,6 +29,8 @@ export interface HttpAppOptions {
   config: Config;
   apiKey: string;
   logger?: FastifyServerOptions['logger'];
+  /** Feature schemas published as named components of /openapi.json. */
+  schemaNames?: SchemaNames;
 }
 
 /**
@@ -67,6 +70,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }],
+    },
+    // Runs once, when the document is first asked for: every route is registered by then.
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      return options.schemaNames ? nameComponents(document as never, app.routeCatalog, options.schemaNames) : document;
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

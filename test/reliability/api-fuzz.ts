@@ -47,13 +47,17 @@ const bodyFor = (op: Operation) => fc.oneof(
     .map(([name, text]) => `{"${name}":${text}}`) },
 );
 
+/** A `$ref` to `#/components/schemas/X` is that component. */
+const resolveRef = (spec: any, schema: any) =>
+  schema?.$ref ? spec.components?.schemas?.[String(schema.$ref).replace('#/components/schemas/', '')] : schema;
+
 function operationsOf(spec: any): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries<any>(spec.paths ?? {})) {
     for (const [method, op] of Object.entries<any>(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const queryNames = (op.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name as string);
-      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const schema = resolveRef(spec, op.requestBody?.content?.['application/json']?.schema);
       operations.push({ method: method.toUpperCase(), path, queryNames, bodyNames: Object.keys(schema?.properties ?? {}) });
     }
   }

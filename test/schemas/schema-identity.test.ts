@@ -110,7 +110,30 @@ describe('one schema per use case: routes and tools use the feature schema objec
     }
     const openapi = (await running.api('GET', '/openapi.json')).body;
     const store = openapi.paths['/mcp/tools/memory_store'].post;
-    assert.deepEqual(store.requestBody.content['application/json'].schema.required.sort(), ['label', 'messages']);
+    assert.deepEqual(store.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreateConversationBody' },
+      'the tool\'s body is the create schema, by name');
+    assert.deepEqual(openapi.components.schemas.CreateConversationBody.required.sort(), ['label', 'messages']);
     assert.ok('conversation_id' in store.responses['200'].content['application/json'].schema.properties.data.properties);
+  });
+
+  test('/openapi.json names each use case\'s schemas once, in components, and every route refers to them', async () => {
+    const openapi = (await running.api('GET', '/openapi.json')).body;
+    const create = openapi.paths['/api/v1/conversations'].post;
+    assert.deepEqual(create.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreateConversationBody' });
+    assert.deepEqual(create.responses['201'].content['application/json'].schema,
+      { $ref: '#/components/schemas/CreateConversationResponse' });
+    assert.deepEqual(create.responses['400'].content['application/json'].schema, { $ref: '#/components/schemas/ErrorResponse' });
+    const refs = JSON.stringify(openapi.paths).match(/#\/components\/schemas\/[A-Za-z0-9_-]+/g) ?? [];
+    assert.ok(refs.length > 50, `routes refer to named schemas (${refs.length} references)`);
+    for (const ref of new Set(refs)) {
+      assert.ok(openapi.components.schemas[ref.split('/').pop()!], `${ref} is defined`);
+    }
+    // Every documented route's body is named: none is left inline.
+    for (const route of documentedRoutes()) {
+      if (!route.schema?.body) continue;
+      const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const body = openapi.paths[path]?.[route.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
+      if (body) assert.ok(body.$ref, `${route.method} ${route.url} body is a named component`);
+    }
   });
 });

@@ -1,0 +1,17 @@
+import * as context from './context/context.schemas.js';
+import * as conversations from './conversations/conversations.schemas.js';
+import * as embeddings from './embeddings/embeddings.schemas.js';
+import * as exporting from './export/export.schemas.js';
+import * as labels from './labels/labels.schemas.js';
+import * as pruning from './pruning/pruning.schemas.js';
+import * as search from './search/search.schemas.js';
+import * as summaries from './summaries/summaries.schemas.js';
+import * as system from './system/system.schemas.js';
+import * as ui from './ui/ui.schemas.js';
+import * as tools from '../mcp/tools.schemas.js';
+import { schemaNamesOf } from '../http/openapi-components.js';
+
+/** Every use case's schemas by the name they are exported under: /openapi.json's components. */
+export const FEATURE_SCHEMA_NAMES = schemaNamesOf({
+  conversations, search, context, summaries, pruning, labels, exporting, embeddings, system, ui, tools,
+});
