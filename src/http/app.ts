@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
 import { serverTls } from '../config/tls-files.js';
-import { ErrorCode, LimitExceededError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { ErrorCode, LimitExceededError, UnauthorizedError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
@@ -144,20 +144,26 @@ function connectRateLimitRedis(app: FastifyInstance, url: string): Redis {
 
 const redactUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 
+/** How often the event-loop delay is sampled; pressure is judged per sample. */
+const LOOP_SAMPLE_MS = 200;
+
 /** Sheds load before it queues up: a stalled event loop, then per-class admission (see admission-control.ts). */
 async function registerOverloadProtection(app: FastifyInstance, config: Config): Promise<void> {
   const { admission } = config;
   if (!admission.enabled) return;
   if (admission.max_event_loop_delay_ms > 0) {
+    // Armed only once the server listens (and one clean sample later): start-up's own blocking work
+    // (migrations, loading the index) would otherwise read as pressure and shed the first requests.
+    let armedAt = Number.POSITIVE_INFINITY;
+    app.addHook('onListen', async () => { armedAt = performance.now() + 2 * LOOP_SAMPLE_MS; });
     await app.register(underPressure, {
       maxEventLoopDelay: admission.max_event_loop_delay_ms,
-      // Short samples: the start-up's own blocking work must not shed the first requests.
-      sampleInterval: 200,
-      retryAfter: 1,
+      sampleInterval: LOOP_SAMPLE_MS,
       pressureHandler: (request, reply) => {
-        if (request.routeOptions.config?.public) return;
-        void reply.code(503).header('Retry-After', 1).type('application/json')
-          .send({ error: 'The service is overloaded: retry after 1 s', code: ErrorCode.OVERLOADED });
+        // undefined lets the request through; a rejection goes to the error handler (envelope, 503).
+        if (request.routeOptions.config?.public || request.url.startsWith('/docs') || performance.now() < armedAt) return undefined;
+        void reply.header('Retry-After', 1);
+        return Promise.reject(new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true));
       },
     });
   }

@@ -99,3 +99,40 @@ describe('admission control', () => {
     }
   });
 });
+
+/** Keeps this process's event loop (the server's too: it runs in this process) busy, as a stalled server would be. */
+const stallEventLoop = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* busy */ }
+};
+
+describe('shedding on event-loop delay', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ overrides: { admission: { max_event_loop_delay_ms: 20 } } });
+  });
+  after(() => server.stop());
+
+  it('a responsive server answers (positive control)', async () => {
+    const answer = await eventually(() => server.api('GET', '/api/v1/conversations'), (response) => response.status === 200);
+    assert.equal(answer.status, 200);
+  });
+
+  it('past the delay limit: a 503 with Retry-After and the envelope; /health still answers; then it recovers', async () => {
+    // Each round stalls the loop far past the limit, then asks; the shedding starts with the next delay sample.
+    const round = async () => {
+      stallEventLoop(1000);
+      const [api, health] = await Promise.all([server.api('GET', '/api/v1/conversations'), server.raw('GET', '/health')]);
+      return { api, health };
+    };
+    const shed = await eventually(round, ({ api }) => api.status === 503, 30_000);
+    assert.equal(shed.api.json.code, 'OVERLOADED');
+    assert.equal(typeof shed.api.json.error, 'string');
+    assert.ok(Number(shed.api.headers.get('retry-after')) >= 1);
+    assert.notEqual(shed.health.json?.code, 'OVERLOADED');
+    assert.ok(shed.health.status === 200 || shed.health.status === 503, `health: ${shed.health.status}`);
+    // Once the loop is free again, requests are served.
+    const served = await eventually(() => server.api('GET', '/api/v1/conversations'), (response) => response.status === 200);
+    assert.equal(served.status, 200);
+  });
+});
