@@ -36,6 +36,8 @@ export async function startLocalStack(options: { dataDir: string; overrides?: De
       server: { ...options.overrides?.server, data_dir: options.dataDir, port: 0 },
       rate_limit: { enabled: false, ...options.overrides?.rate_limit },
       bridge: { ...options.overrides?.bridge, url: bridgeUrl, start: false },
+      // The bridge embeds in this same process: its blocking work would read as event-loop overload.
+      admission: { max_event_loop_delay_ms: 0, ...options.overrides?.admission },
     },
   });
   const apiKey = 'local-stack-key-0123456789abcdef0123456789';

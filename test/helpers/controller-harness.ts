@@ -30,6 +30,8 @@ export async function runController(options: { bridgeUrl: string; dataDir?: stri
       rate_limit: { enabled: false },
       bridge: { ...options.overrides?.bridge, url: options.bridgeUrl, start: false, timeout_ms: 5000 },
       embedding_worker: { poll_interval_ms: 20, max_backoff_ms: 200, ...options.overrides?.embedding_worker },
+      // In process with the test (and often a bridge): their work would read as event-loop overload.
+      admission: { max_event_loop_delay_ms: 0, ...options.overrides?.admission },
     },
   });
   const controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false,

@@ -53,6 +53,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     rate_limit: { requests_per_second: 100_000, burst_size: 200_000, ...options.overrides?.rate_limit },
     // Embedding runs in the background; off by default so no test races it.
     embedding_worker: { enabled: false, ...options.overrides?.embedding_worker },
+    // The server shares this process's event loop with the test's own work, which would read as overload.
+    admission: { max_event_loop_delay_ms: 0, ...options.overrides?.admission },
   };
   const config = loadConfig({ file: '/nonexistent/memsvc.yaml', env: {}, overrides });
   const controller = await buildController({
