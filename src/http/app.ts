@@ -8,7 +8,7 @@ import { ErrorCode, LimitExceededError, UnauthorizedError, UnavailableError, Val
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
-import { registerAdmissionControl } from './admission-control.js';
+import { isExpensive, registerAdmissionControl } from './admission-control.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
@@ -146,6 +146,8 @@ const redactUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 
 /** How often the event-loop delay is sampled; pressure is judged per sample. */
 const LOOP_SAMPLE_MS = 200;
+/** Expensive work is shed from this share of the delay limit on. */
+const EXPENSIVE_DELAY_SHARE = 0.5;
 
 /** Sheds load before it queues up: a stalled event loop, then per-class admission (see admission-control.ts). */
 async function registerOverloadProtection(app: FastifyInstance, config: Config): Promise<void> {
@@ -165,6 +167,14 @@ async function registerOverloadProtection(app: FastifyInstance, config: Config):
         void reply.header('Retry-After', 1);
         return Promise.reject(new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true));
       },
+    });
+    // Expensive work (search, context, summaries) costs the most a request: it is shed from half the limit on,
+    // so reads and writes keep being served a while longer.
+    const expensiveLimit = admission.max_event_loop_delay_ms * EXPENSIVE_DELAY_SHARE;
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.public || !isExpensive(request) || performance.now() < armedAt || app.memoryUsage().eventLoopDelay <= expensiveLimit) return;
+      reply.header('Retry-After', 1);
+      throw new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true);
     });
   }
   registerAdmissionControl(app, {
