@@ -20,8 +20,9 @@ export async function startController(dataDir: string, bridgeUrl?: string, apiKe
   Promise<ListeningController> {
   const config = loadConfig({
     file: '/nonexistent',
-    // Only what a scenario sets on purpose reaches the controller (load --durability full).
-    env: process.env.MEMSVC_STORAGE_DURABILITY ? { MEMSVC_STORAGE_DURABILITY: process.env.MEMSVC_STORAGE_DURABILITY } : {},
+    // Only what a scenario sets on purpose reaches the controller (load --durability full, admission limits).
+    env: Object.fromEntries(Object.entries(process.env)
+      .filter(([name]) => name === 'MEMSVC_STORAGE_DURABILITY' || name.startsWith('MEMSVC_ADMISSION_'))) as Record<string, string>,
     overrides: {
       server: { data_dir: dataDir, host: '127.0.0.1', port: 0 },
       rate_limit: { enabled: false },

@@ -4,11 +4,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
 import { serverTls } from '../config/tls-files.js';
-import { ErrorCode, LimitExceededError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { ErrorCode, LimitExceededError, UnauthorizedError, UnavailableError, ValidationError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
-import { registerAdmissionControl } from './admission-control.js';
+import { isExpensive, registerAdmissionControl } from './admission-control.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
@@ -154,21 +154,37 @@ function connectRateLimitRedis(app: FastifyInstance, url: string): Redis {
 
 const redactUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 
+/** How often the event-loop delay is sampled; pressure is judged per sample. */
+const LOOP_SAMPLE_MS = 200;
+/** Expensive work is shed from this share of the delay limit on. */
+const EXPENSIVE_DELAY_SHARE = 0.5;
+
 /** Sheds load before it queues up: a stalled event loop, then per-class admission (see admission-control.ts). */
 async function registerOverloadProtection(app: FastifyInstance, config: Config): Promise<void> {
   const { admission } = config;
   if (!admission.enabled) return;
   if (admission.max_event_loop_delay_ms > 0) {
+    // Armed only once the server listens (and one clean sample later): start-up's own blocking work
+    // (migrations, loading the index) would otherwise read as pressure and shed the first requests.
+    let armedAt = Number.POSITIVE_INFINITY;
+    app.addHook('onListen', async () => { armedAt = performance.now() + 2 * LOOP_SAMPLE_MS; });
     await app.register(underPressure, {
       maxEventLoopDelay: admission.max_event_loop_delay_ms,
-      // Short samples: the start-up's own blocking work must not shed the first requests.
-      sampleInterval: 200,
-      retryAfter: 1,
+      sampleInterval: LOOP_SAMPLE_MS,
       pressureHandler: (request, reply) => {
-        if (request.routeOptions.config?.public) return;
-        void reply.code(503).header('Retry-After', 1).type('application/json')
-          .send({ error: 'The service is overloaded: retry after 1 s', code: ErrorCode.OVERLOADED });
+        // undefined lets the request through; a rejection goes to the error handler (envelope, 503).
+        if (request.routeOptions.config?.public || request.url.startsWith('/docs') || performance.now() < armedAt) return undefined;
+        void reply.header('Retry-After', 1);
+        return Promise.reject(new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true));
       },
+    });
+    // Expensive work (search, context, summaries) costs the most a request: it is shed from half the limit on,
+    // so reads and writes keep being served a while longer.
+    const expensiveLimit = admission.max_event_loop_delay_ms * EXPENSIVE_DELAY_SHARE;
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config?.public || !isExpensive(request) || performance.now() < armedAt || app.memoryUsage().eventLoopDelay <= expensiveLimit) return;
+      reply.header('Retry-After', 1);
+      throw new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true);
     });
   }
   registerAdmissionControl(app, {

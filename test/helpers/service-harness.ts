@@ -91,6 +91,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       server: { ...overrides.server, data_dir: dataDir },
       // Rate limiting stays on (its headers are part of the contract), with a ceiling tests never reach.
       rate_limit: { requests_per_second: 100_000, burst_size: 200_000, ...overrides.rate_limit },
+      // The server shares this process's event loop with the test (and maybe a bridge): their work would read as overload.
+      admission: { max_event_loop_delay_ms: 0, ...overrides.admission },
       ...(options.bridge === 'builtin' ? { bridge: { ...overrides.bridge, url: bridgeUrl, start: false } }
         // A stand-in bridge answers at once: a short timeout and a fast-polling worker keep tests quick.
         : options.bridge ? {

@@ -99,3 +99,40 @@ describe('admission control', () => {
     }
   });
 });
+
+/** Keeps this process's event loop (the server's too: it runs in this process) busy, as a stalled server would be. */
+const stallEventLoop = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* busy */ }
+};
+
+describe('shedding on event-loop delay', () => {
+  let server: RunningService;
+  before(async () => {
+    server = await startService({ overrides: { admission: { max_event_loop_delay_ms: 20 } } });
+  });
+  after(() => server.stop());
+
+  it('a responsive server answers (positive control)', async () => {
+    const answer = await waitFor(() => server.api('GET', '/api/v1/conversations'), { what: 'a 200 from a responsive server', until: (response) => response.status === 200 });
+    assert.equal(answer.status, 200);
+  });
+
+  it('past the delay limit: a 503 with Retry-After and the envelope; /health still answers; then it recovers', async () => {
+    // Each round stalls the loop far past the limit, then asks; the shedding starts with the next delay sample.
+    const round = async () => {
+      stallEventLoop(1000);
+      const [api, health] = await Promise.all([server.api('GET', '/api/v1/conversations'), server.raw('GET', '/health')]);
+      return { api, health };
+    };
+    const shed = await waitFor(round, { what: 'a 503 while the event loop is stalled', until: ({ api }) => api.status === 503, timeoutMs: 30_000 });
+    assert.equal(shed.api.body.code, 'OVERLOADED');
+    assert.equal(typeof shed.api.body.error, 'string');
+    assert.ok(Number(shed.api.headers.get('retry-after')) >= 1);
+    assert.notEqual(shed.health.body?.code, 'OVERLOADED');
+    assert.ok(shed.health.status === 200 || shed.health.status === 503, `health: ${shed.health.status}`);
+    // Once the loop is free again, requests are served.
+    const served = await waitFor(() => server.api('GET', '/api/v1/conversations'), { what: 'service again once the loop is free', until: (response) => response.status === 200 });
+    assert.equal(served.status, 200);
+  });
+});
