@@ -7,7 +7,7 @@
  * and the index search's p50 / p95 (wall and CPU), with the load average beside each line.
  *
  *   npx tsx scripts/hnsw-params-probe.ts --db /tmp/perf-probe-100k/memsvc.db --vectors 40000 --queries 100 \
- *     --configs 32/200/128,16/64/128,16/100/128 --candidates 116,232
+ *     --configs 32/200/128,16/64/128,16/100/128 --candidates 116,232 [--questions]
  *
  * The store is opened read-only; seed one with `scripts/perf-probe.ts --phase seed`.
  */
@@ -16,6 +16,9 @@ import Database from 'better-sqlite3';
 import usearch from 'usearch';
 import { exactTopK } from '../src/domain/exact-search.js';
 import { blobToVector } from '../src/adapters/sqlite/sqlite-embedding.queue.js';
+import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
+import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
+import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,6 +40,8 @@ const configs = option('configs', '32/200/128,16/64/128').split(',').map((text) 
   return { connectivity: connectivity!, expansionAdd: expansionAdd!, expansionSearch: expansionSearch ?? 128 };
 });
 const candidateCounts = option('candidates', '116').split(',').map(Number);
+// --questions: the bench's natural-language questions (builtin embedder) instead of held-out stored vectors.
+const questions = process.argv.includes('--questions');
 
 const db = new Database(dbFile, { readonly: true });
 const rows = db.prepare('SELECT message_seq AS key, vector FROM message_vectors ORDER BY message_seq LIMIT ?')
@@ -46,8 +51,11 @@ if (rows.length < size + queryCount) throw new Error(`the store holds ${rows.len
 const dimension = rows[0]!.vector.byteLength / 4;
 // The first `size` rows are indexed; the next `queryCount` are held-out queries.
 const stored = rows.slice(0, size).map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
-const queries = rows.slice(size).map((row) => blobToVector(row.vector));
-console.log(`${stored.length} vectors of ${dimension} floats from ${dbFile}, ${queries.length} held-out queries, load ${load()}`);
+const queries = questions
+  ? await (await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE })).embed(BENCH_QUERIES)
+  : rows.slice(size).map((row) => blobToVector(row.vector));
+console.log(`${stored.length} vectors of ${dimension} floats from ${dbFile}, ${queries.length} ` +
+  `${questions ? 'bench questions' : 'held-out stored vectors'} as queries, load ${load()}`);
 
 const exact = queries.map((query) => new Set(exactTopK(query, stored, 10).map((item) => item.key)));
 const byKey = new Map(stored.map((item) => [item.key, item.vector]));
