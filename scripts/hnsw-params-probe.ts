@@ -11,7 +11,9 @@
  *
  * The store is opened read-only; seed one with `scripts/perf-probe.ts --phase seed`.
  */
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import usearch from 'usearch';
 import { exactTopK } from '../src/domain/exact-search.js';
@@ -92,8 +94,13 @@ for (const config of configs) {
   }
   const buildCpu = cpuUs(cpu0);
   const buildWall = performance.now() - wall0;
+  const saveDir = mkdtempSync(join(tmpdir(), 'hnsw-probe-'));
+  index.save(join(saveDir, 'index.usearch'));
+  const fileBytes = statSync(join(saveDir, 'index.usearch')).size;
+  rmSync(saveDir, { recursive: true, force: true });
   console.log(`M ${config.connectivity} / add ${config.expansionAdd} / search ${config.expansionSearch}: build ` +
-    `${(buildCpu / stored.length).toFixed(0)} µs CPU a vector, ${(buildWall / 1000).toFixed(1)} s wall, load ${loadBefore} -> ${load()}`);
+    `${(buildCpu / stored.length).toFixed(0)} µs CPU a vector, ${(buildWall / 1000).toFixed(1)} s wall, ` +
+    `saved file ${(fileBytes / stored.length).toFixed(0)} B a vector, load ${loadBefore} -> ${load()}`);
   for (const candidates of candidateCounts) {
     let hits = 0;
     let rawHits = 0;

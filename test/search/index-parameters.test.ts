@@ -49,7 +49,7 @@ describe('HNSW graph parameters', () => {
     }
   });
 
-  test('the defaults are the measured M 16 / expansion_add 64', () => {
+  test('the defaults are the measured M 64 / expansion_add 64', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       { connectivity: search.index_connectivity, expansionAdd: search.index_expansion_add, expansionSearch: search.index_expansion_search },
@@ -57,7 +57,7 @@ describe('HNSW graph parameters', () => {
     );
   });
 
-  test('a graph saved with M 32 loads under other settings, keeps its M, answers and takes new vectors', async () => {
+  test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
     const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128 });
     assert.equal(await old.loaded, false);
@@ -65,11 +65,11 @@ describe('HNSW graph parameters', () => {
     await old.save();
     await old.close();
 
-    const reopened = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 16, expansionAdd: 64, expansionSearch: 128 });
+    const reopened = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS);
     try {
       assert.equal(await reopened.loaded, true);
       assert.equal(reopened.size(), COUNT);
-      assert.deepEqual(await reopened.graphParameters(), { connectivity: 32, expansionAdd: 64, expansionSearch: 128 });
+      assert.deepEqual(await reopened.graphParameters(), { ...DEFAULT_HNSW_PARAMETERS, connectivity: 32 });
       for (const key of [1, 150, COUNT]) {
         const [best] = await reopened.search(vectorOf(key), 5);
         assert.equal(best?.key, key, `key ${key} is its own nearest neighbour`);
