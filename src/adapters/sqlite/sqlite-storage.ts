@@ -18,12 +18,12 @@ import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vec
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
 
-/** The embedded driver: one SQLite file (WAL, FTS5) in the data dir, and a usearch HNSW index beside it. */
 export interface SqliteIndexOptions {
   /** The HNSW graph's parameters (config search.index_*); the defaults when absent. */
   indexParameters?: HnswParameters;
 }
 
+/** The embedded driver: one SQLite file (WAL, FTS5) in the data dir, and a usearch HNSW index beside it. */
 export function openSqliteStorage(
   dataDir: string, options: SqliteOpenOptions & SqliteVectorSearchOptions & SqliteIndexOptions = {},
 ): Storage {
