@@ -27,10 +27,10 @@ export interface HnswParameters {
 }
 
 /**
- * Measured at 50,000 stored vectors with 100 questions (bench/RESULTS.md, scripts/hnsw-params-probe.ts), the
- * 116 candidates re-ranked exactly: M 64 / expansion_add 64 reaches recall@10 0.966 against exact search for
- * half the insert CPU of M 32 / 200 (0.956) and a cheaper search. A small M loses recall that no re-rank
- * recovers (M 16 / 64: 0.913): on clustered text the graph misses whole regions, not just the order.
+ * Measured at 99,000 stored vectors with 100 questions (docs/performance.md, scripts/hnsw-params-probe.ts),
+ * 116 candidates re-ranked exactly: M 64 / expansion_add 64 reaches recall@10 0.985 against exact search at
+ * 0.4 of the insert CPU of M 32 / 200 (0.978), and searches faster. A small M loses recall that no re-rank
+ * recovers (M 16 / 64: 0.950; 0.913 at 50,000): on clustered text the graph misses whole regions.
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = { connectivity: 64, expansionAdd: 64, expansionSearch: 128 };
 
