@@ -14,5 +14,10 @@ export async function openStorage(config: Config): Promise<Storage> {
     synchronous: config.storage.durability === 'full' ? 'FULL' : 'NORMAL',
     maxSizeMb: config.storage.max_size_mb,
     exactMaxCandidates: config.search.exact_max_candidates,
+    indexParameters: {
+      connectivity: config.search.index_connectivity,
+      expansionAdd: config.search.index_expansion_add,
+      expansionSearch: config.search.index_expansion_search,
+    },
   });
 }

@@ -130,6 +130,12 @@ export const ConfigSchema = Type.Object({
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
     /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
     exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
+    /** SQLite: the HNSW graph's M. A saved graph keeps the M it was built with; a new or rebuilt one takes this (docs/performance.md). */
+    index_connectivity: Type.Integer({ default: 64, minimum: 2, maximum: 256 }),
+    /** SQLite: candidates explored per insert (most of the indexing cost). */
+    index_expansion_add: Type.Integer({ default: 64, minimum: 1, maximum: 4096 }),
+    /** SQLite: candidates explored per search (at least the candidates a search asks for). */
+    index_expansion_search: Type.Integer({ default: 128, minimum: 1, maximum: 4096 }),
     /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
     /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Storage } from '../../ports/storage.js';
 import { ThreadedVectorIndex } from '../vector/threaded-vector-index.js';
+import type { HnswParameters } from '../vector/usearch-vector.index.js';
 import { SqliteContextReader } from './sqlite-context.reader.js';
 import { SqliteConversationArchive } from './sqlite-conversation.archive.js';
 import { SqliteConversationStore } from './sqlite-conversation.store.js';
@@ -17,8 +18,15 @@ import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vec
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
 
+export interface SqliteIndexOptions {
+  /** The HNSW graph's parameters (config search.index_*); the defaults when absent. */
+  indexParameters?: HnswParameters;
+}
+
 /** The embedded driver: one SQLite file (WAL, FTS5) in the data dir, and a usearch HNSW index beside it. */
-export function openSqliteStorage(dataDir: string, options: SqliteOpenOptions & SqliteVectorSearchOptions = {}): Storage {
+export function openSqliteStorage(
+  dataDir: string, options: SqliteOpenOptions & SqliteVectorSearchOptions & SqliteIndexOptions = {},
+): Storage {
   const file = join(dataDir, DATABASE_FILE);
   // Private whatever the umask: SQLite gives the WAL and shared-memory files the database file's mode.
   ensurePrivateDir(dataDir);
@@ -38,7 +46,7 @@ export function openSqliteStorage(dataDir: string, options: SqliteOpenOptions & 
     archive: new SqliteConversationArchive(db),
     activity: new SqliteMessageActivityReader(db),
     openLocalIndex: (model, dimension) => {
-      const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension);
+      const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension, options.indexParameters);
       return { index, loaded: index.loaded };
     },
     vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),

@@ -3,6 +3,7 @@ import type { ScoredKey } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import { startModuleWorker } from './module-worker.js';
 import type { IndexReply, IndexRequest, SearchReply } from './vector-index.protocol.js';
+import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
 
 /**
  * The usearch HNSW index, run in a worker thread (usearch-index.worker.ts):
@@ -17,7 +18,9 @@ export class ThreadedVectorIndex implements VectorIndex {
   /** Resolves once the saved graph is loaded (true) or found missing or stale (false: starts empty). */
   readonly loaded: Promise<boolean>;
 
-  private constructor(private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string) {
+  private constructor(
+    private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string, parameters: HnswParameters,
+  ) {
     worker.on('message', (reply: IndexReply) => {
       this.knownSize = reply.size;
       const waiter = this.pending.get(reply.id);
@@ -36,12 +39,19 @@ export class ThreadedVectorIndex implements VectorIndex {
     worker.on('exit', (code) => fail(new Error(`vector index thread exited (code ${code})`)));
     // The thread keeps the process alive only while it owes an answer (an idle index must not hold a script open).
     worker.unref();
-    this.loaded = this.call({ op: 'open', dir, model, dimension }).then((value) => (value as { loaded: boolean }).loaded);
+    this.loaded = this.call({ op: 'open', dir, model, dimension, parameters }).then((value) => (value as { loaded: boolean }).loaded);
   }
 
   /** Starts the index thread and begins loading the saved graph; does not wait for the load (see `loaded`). */
-  static open(dir: string, model: string, dimension: number): ThreadedVectorIndex {
-    return new ThreadedVectorIndex(startModuleWorker(import.meta.url, 'usearch-index.worker', ['usearch']), model, dimension, dir);
+  static open(dir: string, model: string, dimension: number, parameters: HnswParameters = DEFAULT_HNSW_PARAMETERS): ThreadedVectorIndex {
+    const worker = startModuleWorker(import.meta.url, 'usearch-index.worker', ['usearch']);
+    return new ThreadedVectorIndex(worker, model, dimension, dir, parameters);
+  }
+
+  /** The open graph's parameters: a loaded graph's own connectivity, the configured expansions. */
+  async graphParameters(): Promise<HnswParameters> {
+    await this.loaded;
+    return (await this.call({ op: 'parameters' })) as HnswParameters;
   }
 
   size(): number {

@@ -15,7 +15,7 @@ let changes: Promise<unknown> = Promise.resolve();
 const port = parentPort!;
 
 port.on('message', (message: IndexRequest & { id: number }) => {
-  const changing = message.op !== 'search' && message.op !== 'missing';
+  const changing = message.op !== 'search' && message.op !== 'missing' && message.op !== 'parameters';
   const run = async () => {
     try {
       const value = await handle(message);
@@ -34,7 +34,7 @@ function reply(message: IndexReply): void {
 
 async function handle(message: IndexRequest): Promise<unknown> {
   if (message.op === 'open') {
-    const opened = UsearchVectorIndex.open(message.dir, message.model, message.dimension);
+    const opened = UsearchVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
     index = opened.index;
     return { loaded: opened.loaded };
   }
@@ -60,6 +60,8 @@ async function handle(message: IndexRequest): Promise<unknown> {
     }
     case 'missing':
       return index.missing(message.keys);
+    case 'parameters':
+      return index.graphParameters();
     case 'save':
       index.save();
       return null;

@@ -1,6 +1,9 @@
+import type { HnswParameters } from './usearch-vector.index.js';
+
 /** Messages between ThreadedVectorIndex (request thread) and usearch-index.worker.ts (index thread). */
 export type IndexRequest =
-  | { op: 'open'; dir: string; model: string; dimension: number }
+  | { op: 'open'; dir: string; model: string; dimension: number; parameters: HnswParameters }
+  | { op: 'parameters' }
   | { op: 'add'; keys: number[]; matrix: Float32Array }
   | { op: 'remove'; keys: number[] }
   | { op: 'search'; query: Float32Array; k: number }

@@ -1,0 +1,84 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/config.loader.js';
+import { openStorage } from '../../src/storage.js';
+import { ThreadedVectorIndex } from '../../src/adapters/vector/threaded-vector-index.js';
+import { DEFAULT_HNSW_PARAMETERS } from '../../src/adapters/vector/usearch-vector.index.js';
+import { removeDir } from '../helpers/service-harness.js';
+
+const DIMENSION = 16;
+const COUNT = 300;
+
+/** Deterministic unit vectors, one per key. */
+function vectorOf(key: number): Float32Array {
+  const vector = new Float32Array(DIMENSION);
+  let state = (key + 1) * 2654435761 % 4294967296;
+  for (let i = 0; i < DIMENSION; i += 1) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    vector[i] = state / 2147483648 - 0.5;
+  }
+  const norm = Math.hypot(...vector);
+  return vector.map((x) => x / norm);
+}
+
+const keys = Array.from({ length: COUNT }, (_, i) => i + 1);
+
+describe('HNSW graph parameters', () => {
+  let dir: string;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'memsvc-index-params-')); });
+  after(() => removeDir(dir));
+
+  test('search.index_* from the environment reach the index thread of the SQLite driver', async () => {
+    const config = loadConfig({
+      file: join(dir, 'absent.yaml'),
+      env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50' },
+      overrides: { server: { data_dir: join(dir, 'env') } },
+    });
+    const storage = await openStorage(config);
+    const { index, loaded } = storage.openLocalIndex!('test-model', DIMENSION);
+    try {
+      assert.equal(await loaded, false);
+      assert.ok(index instanceof ThreadedVectorIndex);
+      assert.deepEqual(await index.graphParameters(), { connectivity: 8, expansionAdd: 40, expansionSearch: 50 });
+    } finally {
+      await index.close();
+      await storage.close();
+    }
+  });
+
+  test('the defaults are the measured M 64 / expansion_add 64', () => {
+    const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
+    assert.deepEqual(
+      { connectivity: search.index_connectivity, expansionAdd: search.index_expansion_add, expansionSearch: search.index_expansion_search },
+      DEFAULT_HNSW_PARAMETERS,
+    );
+  });
+
+  test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
+    const indexDir = join(dir, 'saved');
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128 });
+    assert.equal(await old.loaded, false);
+    await old.add(keys, keys.map(vectorOf));
+    await old.save();
+    await old.close();
+
+    const reopened = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS);
+    try {
+      assert.equal(await reopened.loaded, true);
+      assert.equal(reopened.size(), COUNT);
+      assert.deepEqual(await reopened.graphParameters(), { ...DEFAULT_HNSW_PARAMETERS, connectivity: 32 });
+      for (const key of [1, 150, COUNT]) {
+        const [best] = await reopened.search(vectorOf(key), 5);
+        assert.equal(best?.key, key, `key ${key} is its own nearest neighbour`);
+      }
+      await reopened.add([COUNT + 1], [vectorOf(COUNT + 1)]);
+      assert.equal((await reopened.search(vectorOf(COUNT + 1), 1))[0]?.key, COUNT + 1);
+      assert.deepEqual(await reopened.missing([1, COUNT + 1, COUNT + 2]), [COUNT + 2]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
