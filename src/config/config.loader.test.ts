@@ -162,6 +162,15 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'mysql' } }, /storage\.driver/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres' } }, /storage\.url \(MEMSVC_STORAGE_URL\) is required/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_STORE: 'memcached' } }, /rate_limit\.store/);
+    // The limits the settings added with the index, search signals, recovery probe and health cache carry.
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '1' } }, /search\.index_connectivity/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '0' } }, /search\.index_expansion_add/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '5000' } }, /search\.index_expansion_search/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_TIME_WEIGHT: '-1' } }, /search\.time_weight/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_SCOPED_STATISTICS: 'sometimes' } }, /search\.scoped_statistics/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_BRIDGE_PROBE_MAX_MS: '5' } }, /embedding_worker\.bridge_probe_max_ms/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SERVER_HEALTH_CACHE_MS: '-1' } }, /server\.health_cache_ms/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_ADMISSION_MAX_EVENT_LOOP_DELAY_MS: '-5' } }, /admission\.max_event_loop_delay_ms/);
     // Positive control: with its url the postgres driver is a valid choice.
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: 'postgres://db/memsvc' } })
       .storage.driver, 'postgres');

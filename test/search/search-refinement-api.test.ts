@@ -1,17 +1,38 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
+import type { DeepPartial } from '../../src/config/config.loader.js';
+import type { Config } from '../../src/config/config.schema.js';
+import { type RunningService, startService } from '../helpers/service-harness.js';
 
 /**
  * The second ranking stage of hybrid search (docs/search.md) through the real controller and bridge:
  * with the default config and with search.author_weight and search.session_weight at 0. Session evidence
- * has its unit test (src/features/search/ranking/session-evidence.test.ts).
+ * has its unit test (src/ranking/session-evidence.test.ts).
  */
+
+interface Session { label: string; messages: string[]; at?: string }
+type Pair = Record<'refined' | 'plain', RunningService>;
+
+/** Two services over the same sessions: the default ranking, and one with `plainSearch` switched off. */
+async function startPair(sessions: readonly Session[], plainSearch: DeepPartial<Config>['search']): Promise<Pair> {
+  const pair = {} as Pair;
+  for (const name of ['refined', 'plain'] as const) {
+    const stack = await startService({ bridge: 'builtin', overrides: name === 'plain' ? { search: plainSearch } : {} });
+    pair[name] = stack;
+    for (const session of sessions) {
+      const created = await stack.api('POST', '/api/v1/conversations', {
+        label: session.label, folder: '/chat',
+        messages: session.messages.map((content) => ({ role: 'user', content, ...(session.at ? { timestamp: session.at } : {}) })),
+      });
+      assert.equal(created.status, 201);
+    }
+    await stack.waitForEmbeddings();
+  }
+  return pair;
+}
+
+const stopPair = async (pair: Pair) => { await Promise.all(Object.values(pair).map((stack) => stack.stop())); };
 describe('hybrid search refinement: named authors', () => {
-  const stacks: Record<'refined' | 'plain', { stack: RunningService; dataDir: string }> = {} as never;
 
   const transcript = [
     { label: 'saturday', messages: [
@@ -27,31 +48,12 @@ describe('hybrid search refinement: named authors', () => {
     ] },
   ];
 
-  before(async () => {
-    for (const name of ['refined', 'plain'] as const) {
-      const dataDir = mkdtempSync(join(tmpdir(), `memsvc-refine-${name}-`));
-      const overrides = name === 'plain' ? { search: { author_weight: 0, session_weight: 0 } } : {};
-      const stack = await startService({ bridge: 'builtin', dataDir, overrides });
-      for (const session of transcript) {
-        const created = await stack.api('POST', '/api/v1/conversations', {
-          label: session.label, folder: '/chat', messages: session.messages.map((content) => ({ role: 'user', content })),
-        });
-        assert.equal(created.status, 201);
-      }
-      await stack.waitForEmbeddings();
-      stacks[name] = { stack, dataDir };
-    }
-  });
-
-  after(async () => {
-    for (const { stack, dataDir } of Object.values(stacks)) {
-      await stack.stop();
-      removeDir(dataDir);
-    }
-  });
+  let stacks: Pair;
+  before(async () => { stacks = await startPair(transcript, { author_weight: 0, session_weight: 0 }); });
+  after(() => stopPair(stacks));
 
   const ask = async (name: 'refined' | 'plain', query: string) => {
-    const response = await stacks[name].stack.api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
+    const response = await stacks[name].api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
     assert.equal(response.status, 200);
     return (response.body as { results: Array<{ content: string; score: number }> }).results.map((hit) => hit.content);
   };
@@ -65,7 +67,6 @@ describe('hybrid search refinement: named authors', () => {
 });
 
 describe('hybrid search refinement: named periods', () => {
-  const stacks: Record<'refined' | 'plain', { stack: RunningService; dataDir: string }> = {} as never;
   // Both camping stories share the question's words; only the dates say which one is June's.
   const sessions = [
     { label: 'october', at: '2023-10-20T14:00:00Z', messages: [
@@ -78,33 +79,13 @@ describe('hybrid search refinement: named periods', () => {
     ] },
   ];
 
-  before(async () => {
-    for (const name of ['refined', 'plain'] as const) {
-      const dataDir = mkdtempSync(join(tmpdir(), `memsvc-period-${name}-`));
-      const overrides = name === 'plain' ? { search: { time_weight: 0 } } : {};
-      const stack = await startService({ bridge: 'builtin', dataDir, overrides });
-      for (const session of sessions) {
-        const created = await stack.api('POST', '/api/v1/conversations', {
-          label: session.label, folder: '/chat',
-          messages: session.messages.map((content) => ({ role: 'user', content, timestamp: session.at })),
-        });
-        assert.equal(created.status, 201);
-      }
-      await stack.waitForEmbeddings();
-      stacks[name] = { stack, dataDir };
-    }
-  });
-
-  after(async () => {
-    for (const { stack, dataDir } of Object.values(stacks)) {
-      await stack.stop();
-      removeDir(dataDir);
-    }
-  });
+  let stacks: Pair;
+  before(async () => { stacks = await startPair(sessions, { time_weight: 0 }); });
+  after(() => stopPair(stacks));
 
   test('"When did Melanie go camping in June?" puts the story told in June first', async () => {
     const top = async (name: 'refined' | 'plain') => {
-      const response = await stacks[name].stack.api('POST', '/api/v1/query', { query: 'When did Melanie go camping in June?', limit: 4 });
+      const response = await stacks[name].api('POST', '/api/v1/query', { query: 'When did Melanie go camping in June?', limit: 4 });
       assert.equal(response.status, 200);
       return (response.body as { results: Array<{ content: string }> }).results[0]!.content;
     };

@@ -1,6 +1,7 @@
 import { renderContext, type SelectedMessage } from './context-selection.js';
 import { estimateTokens } from '../../domain/token-count.js';
 import type { AssembledContext } from './context.service.js';
+import { toHitMessage } from '../search/search.mappers.js';
 
 /** The text variant: one prompt-ready string with its sources. */
 export function toContextText(assembled: AssembledContext) {
@@ -22,12 +23,7 @@ export function toContextText(assembled: AssembledContext) {
 }
 
 export const toContextMessage = ({ hit, score }: SelectedMessage) => ({
-  id: hit.messageId,
-  conversation_id: hit.conversationId,
-  role: hit.role,
-  content: hit.content,
-  timestamp: hit.timestamp,
-  embedding_id: hit.embeddingId,
+  ...toHitMessage(hit),
   metadata: {
     label: hit.label,
     folder: hit.folder,

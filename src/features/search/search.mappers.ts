@@ -1,4 +1,15 @@
+import type { MessageHit } from '../../domain/search.js';
 import type { ScoredHit } from './search.service.js';
+
+/** A found message as the full-text and context answers list it (the fields they share, in their order). */
+export const toHitMessage = (hit: MessageHit) => ({
+  id: hit.messageId,
+  conversation_id: hit.conversationId,
+  role: hit.role,
+  content: hit.content,
+  timestamp: hit.timestamp,
+  embedding_id: hit.embeddingId,
+});
 
 export const toSearchHitResponse = (hit: ScoredHit) => ({
   conversation_id: hit.conversationId,
@@ -19,12 +30,7 @@ export const toSearchHitResponse = (hit: ScoredHit) => ({
 });
 
 export const toFullTextHitResponse = (hit: ScoredHit) => ({
-  id: hit.messageId,
-  conversation_id: hit.conversationId,
-  role: hit.role,
-  content: hit.content,
-  timestamp: hit.timestamp,
-  embedding_id: hit.embeddingId,
+  ...toHitMessage(hit),
   metadata: hit.metadata,
   score: hit.score,
   label: hit.label,
