@@ -1,7 +1,7 @@
 import { isPinned, type Conversation, type Message } from '../../domain/conversation.js';
 import { NIL_UUID } from '../../domain/ids.js';
 import type { CreateConversationBody } from './conversations.schemas.js';
-import type { CreateConversationInput } from './conversations.service.js';
+import type { ConversationStats, CreateConversationInput } from './conversations.service.js';
 
 export const toMessageResponse = (message: Message) => ({
   id: message.id,
@@ -80,3 +80,17 @@ export const fromCreateConversationBody = (body: CreateConversationBody): Create
   messages: body.messages,
   importanceScore: body.importance_score ?? body.importance,
 });
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export const toConversationStatsResponse = (stats: ConversationStats) => {
+  const breakdown = (group: ConversationStats['groups'][number]) => ({ count: group.count, average_importance: round2(group.averageImportance) });
+  return {
+    total_conversations: stats.total,
+    average_importance: round2(stats.averageImportance),
+    ...(stats.by === 'label'
+      ? { labels: stats.groups.map((group) => ({ label: group.key, ...breakdown(group) })) }
+      : { folders: stats.groups.map((group) => ({ folder: group.key, ...breakdown(group) })) }),
+    ...stats.filter,
+  };
+};

@@ -18,7 +18,19 @@ import type {
   ConversationPatch,
   ConversationStore,
   FolderCount,
+  GroupStats,
 } from '../../ports/conversation-store.js';
+
+export interface LabelOrFolder { label?: string; folder?: string }
+
+export interface ConversationStats {
+  /** The filter as applied (folder normalized). */
+  filter: LabelOrFolder;
+  by: 'label' | 'folder';
+  groups: GroupStats[];
+  total: number;
+  averageImportance: number;
+}
 
 export interface ConversationLimits {
   maxMessageChars: number;
@@ -94,12 +106,19 @@ export class ConversationService {
   }
 
   /** The count with the filter as applied (folder normalized). */
-  async count(filter: { label?: string; folder?: string }): Promise<{ count: number; label?: string; folder?: string }> {
-    if (filter.label !== undefined && filter.folder !== undefined) {
-      throw new ValidationError('Give label or folder, not both', ErrorCode.INVALID_FILTER);
-    }
-    const applied = this.filter(filter);
+  async count(filter: LabelOrFolder): Promise<{ count: number; label?: string; folder?: string }> {
+    const applied = this.labelOrFolder(filter);
     return { count: await this.deps.store.count(applied), ...applied };
+  }
+
+  /** Totals and average importance, by label when one is given, otherwise by folder (within one when given). */
+  async stats(filter: LabelOrFolder): Promise<ConversationStats> {
+    const applied = this.labelOrFolder(filter);
+    const by = applied.label !== undefined ? 'label' : 'folder';
+    const groups = await this.deps.store.groupStats(applied, by);
+    const total = groups.reduce((sum, group) => sum + group.count, 0);
+    const weighted = groups.reduce((sum, group) => sum + group.count * group.averageImportance, 0);
+    return { filter: applied, by, groups, total, averageImportance: total > 0 ? weighted / total : 0 };
   }
 
   async update(id: string, patch: ConversationPatch): Promise<string[]> {
@@ -152,10 +171,6 @@ export class ConversationService {
     return this.deps.store.listMessages(id, page);
   }
 
-  groupStats(filter: ConversationFilter, by: 'folder' | 'label') {
-    return this.deps.store.groupStats(this.filter(filter), by);
-  }
-
   /** All messages in order (at most limits.max_messages_per_conversation), for inline and export use. */
   async allMessages(id: string) {
     const page = await this.deps.store.listMessages(id, { offset: 0, limit: this.deps.limits.maxMessagesPerConversation });
@@ -192,6 +207,14 @@ export class ConversationService {
 
   private requireUuid(id: string): void {
     if (!isUuid(id)) throw new ConversationNotFoundError(id);
+  }
+
+  /** Count and stats take one of the two filters, normalized as every filter is. */
+  private labelOrFolder(filter: LabelOrFolder): LabelOrFolder {
+    if (filter.label !== undefined && filter.folder !== undefined) {
+      throw new ValidationError('Give label or folder, not both', ErrorCode.INVALID_FILTER);
+    }
+    return this.filter(filter);
   }
 
   private filter(filter: ConversationFilter): ConversationFilter {

@@ -1,8 +1,8 @@
-import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import {
   fromCreateConversationBody,
   toAppendMessagesResponse,
   toConversationMetadataResponse,
+  toConversationStatsResponse,
   toCreateConversationResponse,
 } from '../../features/conversations/conversations.mappers.js';
 import {
@@ -60,28 +60,7 @@ export const statsTool = defineTool({
   description: 'Totals and average importance, overall or for one folder subtree or label (not both).',
   inputSchema: ConversationStatsQuery,
   outputSchema: ConversationStatsResponse,
-  bind: ({ conversations }) => async (input) => {
-    if (input.folder !== undefined && input.label !== undefined) {
-      throw new ValidationError('Give folder or label, not both', ErrorCode.INVALID_FILTER);
-    }
-    const filter = {
-      ...(input.folder !== undefined ? { folder: conversations.normalizeFolder(input.folder) } : {}),
-      ...(input.label !== undefined ? { label: input.label } : {}),
-    };
-    const by = input.label !== undefined ? 'label' : 'folder';
-    const groups = await conversations.groupStats(filter, by);
-    const total = groups.reduce((sum, g) => sum + g.count, 0);
-    const weighted = groups.reduce((sum, g) => sum + g.count * g.averageImportance, 0);
-    const breakdown = (g: (typeof groups)[number]) => ({ count: g.count, average_importance: round2(g.averageImportance) });
-    return {
-      total_conversations: total,
-      average_importance: total > 0 ? round2(weighted / total) : 0,
-      ...(by === 'label'
-        ? { labels: groups.map((g) => ({ label: g.key, ...breakdown(g) })) }
-        : { folders: groups.map((g) => ({ folder: g.key, ...breakdown(g) })) }),
-      ...filter,
-    };
-  },
+  bind: ({ conversations }) => async (input) => toConversationStatsResponse(await conversations.stats(input)),
 });
 
 export const appendTool = defineTool({
@@ -104,4 +83,3 @@ export const deleteTool = defineTool({
   },
 });
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
