@@ -9,9 +9,23 @@ import * as summaries from './summaries/summaries.schemas.js';
 import * as system from './system/system.schemas.js';
 import * as ui from './ui/ui.schemas.js';
 import * as tools from '../mcp/tools.schemas.js';
-import { schemaNamesOf } from '../http/openapi-components.js';
 
 /** Every use case's schemas by the name they are exported under: /openapi.json's components. */
 export const FEATURE_SCHEMA_NAMES = schemaNamesOf({
   conversations, search, context, summaries, pruning, labels, exporting, embeddings, system, ui, tools,
 });
+
+/** Names every schema object the modules export; a name two modules share is prefixed with its module's key. */
+function schemaNamesOf(modules: Record<string, Record<string, unknown>>): ReadonlyMap<object, string> {
+  const names = new Map<object, string>();
+  const taken = new Set<string>();
+  for (const [moduleKey, exports] of Object.entries(modules)) {
+    for (const [exportName, value] of Object.entries(exports)) {
+      if (typeof value !== 'object' || value === null || names.has(value)) continue;
+      const name = taken.has(exportName) ? `${moduleKey}${exportName}` : exportName;
+      taken.add(name);
+      names.set(value, name);
+    }
+  }
+  return names;
+}

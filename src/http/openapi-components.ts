@@ -3,21 +3,6 @@ import type { CatalogedRoute } from './route-catalog.js';
 /** The name each exported schema object is published under in /openapi.json's components. */
 export type SchemaNames = ReadonlyMap<object, string>;
 
-/** Names every schema object the modules export; a name two modules share is prefixed with its module's key. */
-export function schemaNamesOf(modules: Record<string, Record<string, unknown>>): SchemaNames {
-  const names = new Map<object, string>();
-  const taken = new Set<string>();
-  for (const [moduleKey, exports] of Object.entries(modules)) {
-    for (const [exportName, value] of Object.entries(exports)) {
-      if (typeof value !== 'object' || value === null || names.has(value)) continue;
-      const name = taken.has(exportName) ? `${moduleKey}${exportName}` : exportName;
-      taken.add(name);
-      names.set(value, name);
-    }
-  }
-  return names;
-}
-
 interface OpenApiDocument {
   paths?: Record<string, Record<string, any>>;
   components?: { schemas?: Record<string, unknown> } & Record<string, unknown>;
