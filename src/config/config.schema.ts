@@ -70,6 +70,13 @@ export const ConfigSchema = Type.Object({
      * the event loop, where the concurrency limits cannot see it. 250 comes from `npm run bench -- load`.
      */
     max_event_loop_delay_ms: Type.Integer({ default: 250, minimum: 0 }),
+    /**
+     * A delayed event loop sheds only while more client connections than this are open. HTTP/1.1 carries one
+     * request at a time per connection, so no more requests than open connections can wait; below this, the
+     * wait is bounded and shedding would only refuse the few clients there are (a lone user's slow context
+     * assemblies delay the loop too). 0 sheds at any number of connections.
+     */
+    shed_above_connections: Type.Integer({ default: 16, minimum: 0 }),
   }, { default: {} }),
   rate_limit: Type.Object({
     enabled: Type.Boolean({ default: true }),

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -159,11 +159,23 @@ const LOOP_SAMPLE_MS = 200;
 /** Expensive work is shed from this share of the delay limit on. */
 const EXPENSIVE_DELAY_SHARE = 0.5;
 
-/** Sheds load before it queues up: a stalled event loop, then per-class admission (see admission-control.ts). */
+/**
+ * Sheds load before it queues up: a stalled event loop, then per-class admission (see admission-control.ts).
+ * A delayed loop sheds only while more than `shed_above_connections` client connections are open: at one
+ * request per connection, no more can wait than that, so below it the wait is bounded, and refusing a lone
+ * client whose own slow requests (context assembly over a large store) delay the loop would help no one.
+ */
 async function registerOverloadProtection(app: FastifyInstance, config: Config): Promise<void> {
   const { admission } = config;
   if (!admission.enabled) return;
   if (admission.max_event_loop_delay_ms > 0) {
+    const exempt = (request: FastifyRequest) => Boolean(request.routeOptions.config?.public) || request.url.startsWith('/docs');
+    let connections = 0;
+    app.server.on('connection', (socket) => {
+      connections += 1;
+      socket.once('close', () => { connections -= 1; });
+    });
+    const crowded = () => connections > admission.shed_above_connections;
     // Armed only once the server listens (and one clean sample later): start-up's own blocking work
     // (migrations, loading the index) would otherwise read as pressure and shed the first requests.
     let armedAt = Number.POSITIVE_INFINITY;
@@ -173,7 +185,7 @@ async function registerOverloadProtection(app: FastifyInstance, config: Config):
       sampleInterval: LOOP_SAMPLE_MS,
       pressureHandler: (request, reply) => {
         // undefined lets the request through; a rejection goes to the error handler (envelope, 503).
-        if (request.routeOptions.config?.public || request.url.startsWith('/docs') || performance.now() < armedAt) return undefined;
+        if (exempt(request) || !crowded() || performance.now() < armedAt) return undefined;
         void reply.header('Retry-After', 1);
         return Promise.reject(new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true));
       },
@@ -182,7 +194,8 @@ async function registerOverloadProtection(app: FastifyInstance, config: Config):
     // so reads and writes keep being served a while longer.
     const expensiveLimit = admission.max_event_loop_delay_ms * EXPENSIVE_DELAY_SHARE;
     app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config?.public || !isExpensive(request) || performance.now() < armedAt || app.memoryUsage().eventLoopDelay <= expensiveLimit) return;
+      if (exempt(request) || !isExpensive(request) || !crowded() || performance.now() < armedAt
+        || app.memoryUsage().eventLoopDelay <= expensiveLimit) return;
       reply.header('Retry-After', 1);
       throw new UnavailableError(ErrorCode.OVERLOADED, 'The service is overloaded: retry after 1 s', true);
     });

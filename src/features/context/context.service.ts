@@ -34,10 +34,24 @@ export interface ContextServiceDeps {
   log: Logger;
   /** The relevance ranking's weights; DEFAULT_TUNING when absent. */
   tuning?: RelevanceTuning;
+  /** How much each recall source contributes; CONTEXT_RECALL when absent. */
+  recall?: ContextRecall;
 }
 
 /** How much each recall source contributes. */
-export const CONTEXT_RECALL = Object.freeze({
+export interface ContextRecall {
+  semantic: number;
+  keyword: number;
+  pinned: number;
+  recent: number;
+  recentWindowMs: number;
+  neighboursOf: number;
+  /** relevance ranking only: the messages within `windowRadius` turns of this many best matches join the recall (0: off). */
+  windowOf: number;
+  windowRadius: number;
+}
+
+export const CONTEXT_RECALL: Readonly<ContextRecall> = Object.freeze({
   /** The spec's "top 200 semantic matches". */
   semantic: 200,
   /** relevance ranking only: full-text matches. */
@@ -49,6 +63,8 @@ export const CONTEXT_RECALL = Object.freeze({
   recentWindowMs: 7 * 24 * 60 * 60 * 1000,
   /** relevance ranking only: the messages around this many best matches join the recall. */
   neighboursOf: 100,
+  windowOf: 0,
+  windowRadius: 0,
 });
 
 export interface AssembleRequest {
@@ -114,20 +130,21 @@ export class ContextService {
    */
   async recall(request: AssembleRequest, tuning: RelevanceTuning = this.deps.tuning ?? DEFAULT_TUNING): Promise<ContextCandidate[]> {
     const { rankings, reader } = this.deps;
+    const depths = this.deps.recall ?? CONTEXT_RECALL;
     const filter: SearchFilter = { archived: false };
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
-    const since = new Date(this.deps.clock.now().getTime() - CONTEXT_RECALL.recentWindowMs).toISOString();
+    const since = new Date(this.deps.clock.now().getTime() - depths.recentWindowMs).toISOString();
 
     // The query's embedding comes from the bridge: ask first, and recall from full text while it answers.
-    const pendingSemantic = this.semanticOrNothing(request.query, filter);
+    const pendingSemantic = this.semanticOrNothing(request.query, filter, depths.semantic);
     // Handled here too, so a failure is not an unhandled rejection if keyword recall throws first.
     pendingSemantic.catch(() => undefined);
     const keyword = request.ranking === 'relevance'
-      ? await rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword)
+      ? await rankings.keywordRanking(request.query, filter, depths.keyword)
       : [];
     const semantic = await pendingSemantic;
-    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, CONTEXT_RECALL.pinned);
-    const recent = await reader.recentMessageKeys(filter, since, CONTEXT_RECALL.recent);
+    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, depths.pinned);
+    const recent = await reader.recentMessageKeys(filter, since, depths.recent);
 
     const keywordScores = new Map(keyword.map((item) => [item.key, item.score]));
     const semanticScores = new Map(semantic.map((item) => [item.key, item.score]));
@@ -142,7 +159,7 @@ export class ContextService {
         { ...tuning, neighbourWeight: 0 });
       const best = [...direct].filter(([, score]) => score > 0)
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, CONTEXT_RECALL.neighboursOf)
+        .slice(0, depths.neighboursOf)
         .map(([key]) => key);
       const matched = [...keys].filter((key) => keywordScores.has(key) || semanticScores.has(key));
       const adjacent = await this.deps.messages.neighbours(matched, filter);
@@ -159,6 +176,10 @@ export class ContextService {
           link(key, other);
           link(other, key);
         }
+      }
+      if (depths.windowOf > 0 && depths.windowRadius > 1) {
+        const windows = await this.deps.messages.neighbours(best.slice(0, depths.windowOf), filter, depths.windowRadius);
+        for (const around of windows.values()) for (const other of around) keys.add(other);
       }
     }
 
@@ -191,9 +212,9 @@ export class ContextService {
   }
 
   /** Vectors may be unavailable (bridge down, model changed): assemble from the other sources then. */
-  private async semanticOrNothing(query: string, filter: SearchFilter): Promise<ScoredKey[]> {
+  private async semanticOrNothing(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     try {
-      return await this.deps.rankings.semanticRanking(query, filter, CONTEXT_RECALL.semantic);
+      return await this.deps.rankings.semanticRanking(query, filter, depth);
     } catch (error) {
       if (!(error instanceof UnavailableError)) throw error;
       this.deps.log.warn({ err: error }, 'vector search unavailable; assembling context without semantic recall');
