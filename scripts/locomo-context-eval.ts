@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Clock } from '../src/ports/clock.js';
 import {
-  DEFAULT_TUNING, rankCandidates, type ContextRanking, type RelevanceTuning,
+  DEFAULT_TUNING, rankCandidates, UNREFINED_TUNING, type ContextRanking, type RelevanceTuning,
 } from '../src/features/context/context-ranking.js';
 import { packRanked, type ContextCandidate } from '../src/features/context/context-selection.js';
 import {
@@ -105,6 +105,54 @@ async function measure(stack: RunningService, clock: SettableClock, samples: rea
   }
 }
 
+const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+
+/**
+ * Each component of the default ranking off in turn, share at 2000 / 4000 tokens per question category and
+ * per sample: a component stays only if it wins in every category (docs/search.md).
+ */
+function ablation(recalled: ReadonlyArray<{ question: Question; now: Date; candidates: ContextCandidate[] }>) {
+  const variants: Array<[string, RelevanceTuning]> = [
+    ['default', DEFAULT_TUNING],
+    ['- author prior', { ...DEFAULT_TUNING, authorPrior: 0 }],
+    ['- session evidence', { ...DEFAULT_TUNING, sessionWeight: 0 }],
+    ['- named author (x1.5)', { ...DEFAULT_TUNING, authorWeight: 0 }],
+    ['- named periods', { ...DEFAULT_TUNING, timeWeight: 0 }],
+    ['- neighbours', { ...DEFAULT_TUNING, neighbourWeight: 0 }],
+    ['before (session 0.6, no author prior)', { ...DEFAULT_TUNING, sessionWeight: 0.6, authorPrior: 0 }],
+    ['context_refinement: false', UNREFINED_TUNING],
+  ];
+  const samples = [...new Set(recalled.map(({ question }) => question.sample.sample_id))];
+  console.log('\nablation: share of evidence at 2000 / 4000 tokens\n');
+  console.log(`| variant | all | ${Object.values(CATEGORY_NAMES).join(' | ')} | 4000 per sample (${samples.join(', ')}) |`);
+  console.log(`|---|---|${Object.values(CATEGORY_NAMES).map(() => '---').join('|')}|---|`);
+  for (const [name, tuning] of variants) {
+    const groups = new Map<string, { n: number; at: [number, number] }>();
+    const add = (group: string, at: [number, number]) => {
+      const entry = groups.get(group) ?? { n: 0, at: [0, 0] };
+      entry.n += 1;
+      entry.at[0] += at[0];
+      entry.at[1] += at[1];
+      groups.set(group, entry);
+    };
+    for (const { question, now, candidates } of recalled) {
+      const ranked = rankCandidates(candidates, 'relevance', { now, preferredLabels: [] }, tuning);
+      const at = ([2000, 4000] as const).map((budget) => share(question.evidence,
+        packRanked(ranked, { budget, format: 'messages', includeMetadata: true }).messages.map((m) => diaIdOf(m.hit.metadata)))) as [number, number];
+      add('all', at);
+      add(`category ${question.category}`, at);
+      add(question.sample.sample_id, at);
+    }
+    const cell = (group: string, i?: 0 | 1) => {
+      const entry = groups.get(group);
+      if (!entry) return '-';
+      const mean = (k: 0 | 1) => (entry.at[k] / entry.n).toFixed(3);
+      return i === undefined ? `${mean(0)} / ${mean(1)}` : mean(i);
+    };
+    console.log(`| ${name} | ${cell('all')} | ${Object.keys(CATEGORY_NAMES).map((c) => cell(`category ${c}`)).join(' | ')} | ${samples.map((id) => cell(id, 1)).join(' / ')} |`);
+  }
+}
+
 /** Grids the relevance ranking's weights over candidates recalled once per question. */
 async function tune(stack: RunningService, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
   const { context } = stack.controller;
@@ -146,12 +194,21 @@ async function tune(stack: RunningService, clock: SettableClock, samples: readon
       `relevance ${tuning.relevance.toFixed(2)}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
   }
   console.log(`default ${JSON.stringify(DEFAULT_TUNING)}: ${score(DEFAULT_TUNING).map((c) => c.toFixed(3)).join(' / ')}`);
+  ablation(recalled);
   // The second stage shared with search (docs/search.md): named authors and session evidence, on and off.
   console.log('\nnamed-author weight x session weight (share at budgets 1000/2000/4000):');
   for (const authorWeight of [0, 0.25, 0.5, 1]) {
     for (const sessionWeight of [0, 0.15, 0.3, 0.6]) {
       const cells = score({ ...DEFAULT_TUNING, authorWeight, sessionWeight });
       console.log(`  author ${authorWeight} session ${sessionWeight}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
+    }
+  }
+  // The author prior (context-ranking.ts) against session evidence.
+  console.log('\nauthor prior x session weight (share at budgets 1000/2000/4000):');
+  for (const authorPrior of [0, 0.3, 0.5, 0.8, 1.2]) {
+    for (const sessionWeight of [0.6, 1, 1.5]) {
+      const cells = score({ ...DEFAULT_TUNING, authorPrior, sessionWeight });
+      console.log(`  author prior ${authorPrior} session ${sessionWeight}: ${cells.map((c) => c.toFixed(3)).join(' / ')}`);
     }
   }
   // Named periods (search/ranking/time-mention.ts) against stronger session and neighbour evidence.

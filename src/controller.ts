@@ -117,7 +117,10 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   });
   const context = new ContextService({
     rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
-    tuning: { ...(config.search.context_refinement ? DEFAULT_TUNING : UNREFINED_TUNING), timeWeight: config.search.time_weight },
+    tuning: config.search.context_refinement
+      ? { ...DEFAULT_TUNING, timeWeight: config.search.time_weight,
+        authorPrior: config.search.context_author_prior, sessionWeight: config.search.context_session_weight }
+      : { ...UNREFINED_TUNING, timeWeight: config.search.time_weight },
   });
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),

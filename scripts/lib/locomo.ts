@@ -9,7 +9,7 @@ import type { ServiceClient } from '../../test/helpers/service-harness.js';
 export interface Turn { speaker: string; dia_id: string; text: string }
 export interface QA { question: string; evidence?: string[]; category: number }
 export interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
-export interface Question { sample: Sample; text: string; evidence: Set<string> }
+export interface Question { sample: Sample; text: string; category: number; evidence: Set<string> }
 
 export const folderOf = (sample: Sample) => `/locomo/${sample.sample_id}`;
 
@@ -60,6 +60,6 @@ export async function loadSample(stack: ServiceClient, sample: Sample): Promise<
 export function questionsOf(samples: readonly Sample[]): Question[] {
   return samples.flatMap((sample) => sample.qa
     .filter((qa) => qa.category !== 5)
-    .map((qa) => ({ sample, text: qa.question, evidence: new Set(evidenceIds(qa.evidence)) }))
+    .map((qa) => ({ sample, text: qa.question, category: qa.category, evidence: new Set(evidenceIds(qa.evidence)) }))
     .filter((question) => question.evidence.size > 0));
 }

@@ -151,8 +151,12 @@ export const ConfigSchema = Type.Object({
     scoped_statistics: Type.Boolean({ default: true }),
     /** Hybrid and context assembly: score bonus (x(1 + w)) for messages written in a period the query names ("in June"); 0 = off. */
     time_weight: Type.Number({ default: 1, minimum: 0, maximum: 10 }),
-    /** Context assembly: named authors (0.5) and session evidence (0.6) in the relevance ranking; false = the previous ranking. */
+    /** Context assembly: named authors, named periods and session evidence in the relevance ranking; false = the ranking before them. */
     context_refinement: Type.Boolean({ default: true }),
+    /** Context assembly: relevance added to messages whose author the query names; 0 = off (docs/search.md). */
+    context_author_prior: Type.Number({ default: 0.8, minimum: 0, maximum: 10 }),
+    /** Context assembly: share of its session's evidence each message gains; 0 = off (docs/search.md). */
+    context_session_weight: Type.Number({ default: 1, minimum: 0, maximum: 10 }),
   }, { default: {} }),
   mcp: Type.Object({
     /** Where `memsvc mcp` (stdio) finds the running service; empty: http://<server.host>:<server.port>. */

@@ -23,11 +23,8 @@ export interface MessageSearchReader {
    * matched after English stemming.
    */
   fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options?: FullTextOptions): Promise<ScoredKey[]>;
-  /**
-   * For each key, the keys of the messages within `radius` positions before and after it in its
-   * conversation (default 1: right before and after) that pass the filter, in conversation order.
-   */
-  neighbours(keys: readonly number[], filter: SearchFilter, radius?: number): Promise<Map<number, number[]>>;
+  /** For each key, the keys of the messages right before and after it in its conversation that pass the filter. */
+  neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>>;
   /** Messages for keys, in the order given; unknown keys are skipped. */
   hydrate(keys: readonly number[]): Promise<MessageHit[]>;
 }

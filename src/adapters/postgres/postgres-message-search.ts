@@ -67,16 +67,16 @@ export class PostgresMessageSearch implements MessageSearchReader {
     return rows;
   }
 
-  async neighbours(keys: readonly number[], filter: SearchFilter, radius = 1): Promise<Map<number, number[]>> {
+  async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {
     const where = searchFilterWhere(filter);
     const { rows } = await this.pool.query<{ key: number; neighbour: number }>(numbered(`
       SELECT source.seq AS key, m.seq AS neighbour
       FROM messages source
       JOIN messages m ON m.conversation_id = source.conversation_id
-        AND m.position BETWEEN source.position - ?::int AND source.position + ?::int AND m.position != source.position
+        AND m.position IN (source.position - 1, source.position + 1)
       JOIN conversations c ON c.id = m.conversation_id
       WHERE source.seq = ANY(?::bigint[]) AND ${where.sql}
-      ORDER BY source.seq, m.position`), [radius, radius, keys, ...where.params]);
+      ORDER BY source.seq, m.position`), [keys, ...where.params]);
     return groupNeighbours(rows);
   }
 

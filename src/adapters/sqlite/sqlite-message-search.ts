@@ -110,17 +110,17 @@ export class SqliteMessageSearch implements MessageSearchReader {
     return rescoreForScope(candidates, terms, limit);
   }
 
-  async neighbours(keys: readonly number[], filter: SearchFilter, radius = 1): Promise<Map<number, number[]>> {
+  async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {
     const where = searchFilterWhere(filter);
     const rows = this.statements.get(`
       SELECT source.seq AS key, m.seq AS neighbour
       FROM messages source
       JOIN messages m ON m.conversation_id = source.conversation_id
-        AND m.position BETWEEN source.position - ? AND source.position + ? AND m.position != source.position
+        AND m.position IN (source.position - 1, source.position + 1)
       JOIN conversations c ON c.id = m.conversation_id
       WHERE ${inKeys('source.seq')} AND ${where.sql}
       ORDER BY source.seq, m.position`)
-      .all(radius, radius, keysParam(keys), ...where.params) as Array<{ key: number; neighbour: number }>;
+      .all(keysParam(keys), ...where.params) as Array<{ key: number; neighbour: number }>;
     return groupNeighbours(rows);
   }
 

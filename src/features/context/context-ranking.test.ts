@@ -91,3 +91,18 @@ test('equal scores order by message id, so the ranking is deterministic', () => 
     assert.deepEqual(rankCandidates([...candidates].reverse(), ranking, { now: NOW, preferredLabels: [] }), ranked);
   }
 });
+
+test('author prior: a question about a person ranks that person\'s unmatched turns above the other speaker\'s', () => {
+  // "What does Melanie do to destress?": her answer ("I signed up for a pottery class") shares no word with the
+  // question and is barely closer in meaning than the friend's small talk around it.
+  const melanie = candidate({ key: 1, semantic: 0.20, namedAuthor: true, session: 's1' });
+  const friend = candidate({ key: 2, semantic: 0.34, session: 's1' });
+  const matched = candidate({ key: 3, keyword: 1, semantic: 0.6, session: 's2' });
+  const order = (authorPrior: number) => rankCandidates([melanie, friend, matched], 'relevance', { now: NOW, preferredLabels: [] },
+    { ...DEFAULT_TUNING, authorPrior }).map((ranked) => ranked.candidate.key);
+  assert.deepEqual(order(0), [3, 2, 1], 'without the prior the multiplier has little to multiply');
+  assert.deepEqual(order(DEFAULT_TUNING.authorPrior), [3, 1, 2]);
+  // When the question names no one, the prior changes nothing.
+  const unnamed = [{ ...melanie, namedAuthor: false }, friend, matched];
+  assert.deepEqual(queryRelevance(unnamed, DEFAULT_TUNING), queryRelevance(unnamed, { ...DEFAULT_TUNING, authorPrior: 0 }));
+});

@@ -31,6 +31,13 @@ export interface RelevanceTuning {
   sessionWeight: number;
   /** Relevance bonus, x(1 + w), for messages written in a period the query names (see search/ranking/time-mention.ts). */
   timeWeight: number;
+  /**
+   * Added to the relevance of messages whose author the query names, after neighbours and sessions (0: off).
+   * "What does Melanie do to destress?" is answered by Melanie's own turns, often in words the question
+   * does not use, so the multiplier above (authorWeight) has nothing to multiply; this ranks her turns above
+   * the other speakers' equally unmatched ones.
+   */
+  authorPrior: number;
 }
 
 /**
@@ -45,12 +52,15 @@ export const DEFAULT_TUNING: Readonly<RelevanceTuning> = Object.freeze({
   keywordShare: 0.7,
   neighbourWeight: 0.3,
   authorWeight: 0.5,
-  sessionWeight: 0.6,
+  sessionWeight: 1,
   timeWeight: TIME_WEIGHT,
+  authorPrior: 0.8,
 });
 
 /** The ranking before named authors and session evidence (context_refinement: false). */
-export const UNREFINED_TUNING: Readonly<RelevanceTuning> = Object.freeze({ ...DEFAULT_TUNING, authorWeight: 0, sessionWeight: 0, timeWeight: 0 });
+export const UNREFINED_TUNING: Readonly<RelevanceTuning> = Object.freeze({
+  ...DEFAULT_TUNING, authorWeight: 0, sessionWeight: 0, timeWeight: 0, authorPrior: 0,
+});
 
 export interface RankingCandidate {
   /** The message id: ties break on it, ascending. */
@@ -113,7 +123,9 @@ export function specScore(candidate: RankingCandidate, context: RankingContext, 
 /**
  * Query relevance per candidate key, 0..1: full-text and vector scores mixed by
  * `keywordShare` (vectors scaled by the best one), then each message gains
- * `neighbourWeight` times the relevance of its neighbours, rescaled by the best.
+ * `neighbourWeight` times the relevance of its neighbours, `sessionWeight` times
+ * its session's evidence and, when the query names its author, `authorPrior`;
+ * rescaled by the best.
  */
 export type RelevanceSignals = Pick<RankingCandidate, 'key' | 'keyword' | 'semantic' | 'neighbours' | 'namedAuthor' | 'namedPeriod' | 'session'>;
 
@@ -139,6 +151,7 @@ export function queryRelevance(candidates: readonly RelevanceSignals[], tuning: 
   for (const candidate of candidates) {
     let value = propagated.get(candidate.key)!;
     if (sessions && candidate.session !== undefined) value += sessionWeight * (sessions.get(candidate.session) ?? 0);
+    if (candidate.namedAuthor) value += tuning.authorPrior ?? 0;
     propagated.set(candidate.key, value);
     best = Math.max(best, value);
   }

@@ -46,9 +46,6 @@ export interface ContextRecall {
   recent: number;
   recentWindowMs: number;
   neighboursOf: number;
-  /** relevance ranking only: the messages within `windowRadius` turns of this many best matches join the recall (0: off). */
-  windowOf: number;
-  windowRadius: number;
 }
 
 export const CONTEXT_RECALL: Readonly<ContextRecall> = Object.freeze({
@@ -63,8 +60,6 @@ export const CONTEXT_RECALL: Readonly<ContextRecall> = Object.freeze({
   recentWindowMs: 7 * 24 * 60 * 60 * 1000,
   /** relevance ranking only: the messages around this many best matches join the recall. */
   neighboursOf: 100,
-  windowOf: 0,
-  windowRadius: 0,
 });
 
 export interface AssembleRequest {
@@ -176,10 +171,6 @@ export class ContextService {
           link(key, other);
           link(other, key);
         }
-      }
-      if (depths.windowOf > 0 && depths.windowRadius > 1) {
-        const windows = await this.deps.messages.neighbours(best.slice(0, depths.windowOf), filter, depths.windowRadius);
-        for (const around of windows.values()) for (const other of around) keys.add(other);
       }
     }
 
