@@ -3,6 +3,7 @@
  * less than wall-clock latency.
  *
  *   npx tsx scripts/perf-probe.ts --data-dir /tmp/memsvc-probe --messages 30000 [--phase seed|query|all] [--rounds 3]
+ *     [--overrides '{"search":{"author_weight":0}}']   (config on top of the probe's, e.g. ranking components off)
  *
  * seed: creates the bench corpus's 10-message conversations through ConversationService (the real write path,
  * in process) until the store holds --messages, then waits until every message is embedded and indexed; prints
@@ -90,10 +91,11 @@ async function main(): Promise<void> {
   const dataDir = option('data-dir', '/tmp/memsvc-probe');
   const phase = option('phase', 'all');
   const batch = Number(option('batch', '0'));
+  const extra = JSON.parse(option('overrides', '{}')) as Record<string, Record<string, unknown>>;
   mkdirSync(dataDir, { recursive: true });
   const stack = await startService({
     bridge: 'builtin', logger: { level: 'warn' }, dataDir,
-    overrides: { rate_limit: { enabled: false }, ...(batch > 0 ? { embedding_worker: { batch_size: batch } } : {}) },
+    overrides: { rate_limit: { enabled: false }, ...(batch > 0 ? { embedding_worker: { batch_size: batch } } : {}), ...extra },
   });
   try {
     await stack.waitForEmbeddings();

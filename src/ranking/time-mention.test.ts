@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { favourNamedPeriods, namedPeriods, periodMatcher, writtenDuring } from './time-mention.js';
+import { favourNamedPeriods, namedPeriods, parsePeriods, periodMatcher, writtenDuring } from './time-mention.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 
@@ -44,4 +44,20 @@ test('a query naming no period, or weight 0, leaves the order alone', () => {
   const timestamp = (key: number) => (key === 2 ? '2023-06-27T14:00:00Z' : '2023-10-20T14:00:00Z');
   assert.deepEqual(favourNamedPeriods('When did Melanie go camping?', ranking, timestamp, 1, now), ranking);
   assert.deepEqual(favourNamedPeriods('camping in June', ranking, timestamp, 0, now), ranking);
+});
+
+test('the cheap word check before parsing never changes what is read', () => {
+  const questions = [
+    'When did we go camping in June?', 'What did Mel paint in July 2023?', 'What did Gina find on 1 February, 2023?',
+    'What did I cook last week?', 'what happened yesterday', 'notes from this morning', 'the meeting two weeks ago',
+    'plans for next month', 'what did we decide on 3/5/2024', 'deploy log 2024-02-29', 'last weekend at the lake',
+    'tonight\'s dinner', 'the day before yesterday', 'in five days', 'Sept 14 trip', 'the 4th of July party',
+    'a fortnight ago', 'at noon on Friday', 'What did Caroline research?', 'database migration deadlock',
+    'how do I speed up slow queries', 'Why did Jon shut down his bank account?', 'What is Melanie\'s favourite book?',
+    'kubernetes deployment rollback', 'What are the hobbies of the assistant?', 'Dec 25', 'tomorrow at 5pm',
+  ];
+  for (const question of questions) {
+    assert.deepEqual(namedPeriods(question, now), parsePeriods(question, now), question);
+  }
+  assert.ok(questions.filter((question) => parsePeriods(question, now).length > 0).length >= 15, 'positive control: most name a period');
 });

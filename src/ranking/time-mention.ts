@@ -24,12 +24,27 @@ export interface NamedPeriod {
 }
 
 /**
+ * Words without which chrono-node finds no date: digits, month and weekday names, the casual words
+ * (today, tonight, yesterday, this morning...) and time units (3 days ago, last week, next month).
+ * Most questions have none, and they skip the parse: in a busy service V8 drops the compiled code of
+ * chrono's hundred-odd regular expressions between calls, so a parse costs ~12 ms, not 0.05 ms.
+ */
+const DATE_HINT = new RegExp('\\d|\\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun'
+  + '|now|today|tonight|tomorrow|yesterday|morning|afternoon|evening|night|noon|midnight|ago|last|next|this|past|coming'
+  + '|sec|min|hour|day|week|fortnight|month|quarter|year|decade)', 'i');
+
+/**
  * The calendar periods a query names down to the month at least, read by
  * chrono-node: "in June", "July 2023", "on 13 October"; relative ones such as
  * "last week" resolve against `now`. Coarser ones ("last year", "on Friday")
  * are left out: they say too little about when a stored message was written.
  */
 export function namedPeriods(query: string, now: Date = new Date()): NamedPeriod[] {
+  return DATE_HINT.test(query) ? parsePeriods(query, now) : [];
+}
+
+/** namedPeriods without the DATE_HINT shortcut (exported for its test). */
+export function parsePeriods(query: string, now: Date): NamedPeriod[] {
   return chrono.parse(query, now)
     .filter((result) => result.start.isCertain('month'))
     .map((result) => ({

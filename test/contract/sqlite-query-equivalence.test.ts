@@ -7,6 +7,8 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { newId } from '../../src/domain/ids.js';
 import type { SearchFilter } from '../../src/domain/search.js';
 import { searchFilterWhere } from '../../src/adapters/sql/filter-sql.js';
+import { parseFullTextQuery } from '../../src/domain/full-text-query.js';
+import { toFts5Match } from '../../src/adapters/sqlite/sqlite-fts-query.js';
 import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
 import { StatementCache } from '../../src/adapters/sqlite/sqlite-statements.js';
 import { countEmbeddedMatching, EmbeddedMatchCounter } from '../../src/adapters/sqlite/sqlite-vector-count.js';
@@ -28,7 +30,9 @@ const FILTERS: SearchFilter[] = [
  * pending and failed messages, archived conversations, several folders and timestamps that tie:
  * - the vector count a filtered search sizes its candidates by (counted without visiting message_vectors);
  * - the recent-message keys of context assembly (read along the timestamp index);
- * - the embedded total of /stats and /metrics.
+ * - the embedded total of /stats and /metrics;
+ * - full-text ranking under a filter (ranked first, then filtered, with the joined query as fallback);
+ * - the scope size scoped statistics weigh by (conversations' message counts summed, not messages counted).
  */
 describe('sqlite: cheaper reads give the plain queries\' answers', () => {
   let dir: string;
@@ -124,6 +128,34 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
         assert.deepEqual(await storage.context.recentMessageKeys(filter, since, limit), plain,
           `${JSON.stringify(filter)}, since ${since}, limit ${limit}`);
       }
+    }
+  });
+
+  test('full-text ranking under every filter equals the joined query, ties by key', async () => {
+    // "message" matches every message (scores tie on length); "3" a few; "message OR 5" mixes both.
+    for (const text of ['message', '3', 'message OR 5']) {
+      const query = parseFullTextQuery(text);
+      const match = `content : (${toFts5Match(query)})`;
+      for (const filter of FILTERS) {
+        const where = searchFilterWhere(filter);
+        for (const limit of [1, 5, 30, 1000]) {
+          const plain = db.prepare(`SELECT f.rowid FROM messages_fts f JOIN messages m ON m.seq = f.rowid
+            JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}
+            ORDER BY bm25(messages_fts, 1.0, 0), f.rowid LIMIT ?`).pluck().all(match, ...where.params, limit) as number[];
+          const ranked = (await storage.search.fullText(query, filter, limit)).map((item) => item.key);
+          assert.deepEqual(ranked, plain, `${text}, ${JSON.stringify(filter)}, limit ${limit}`);
+        }
+      }
+    }
+  });
+
+  test('a conversation-level filter\'s message count summed over conversations equals the messages counted', () => {
+    for (const filter of FILTERS.filter((f) => f.dateFrom === undefined && f.dateTo === undefined)) {
+      const where = searchFilterWhere(filter);
+      const counted = db.prepare(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE ${where.sql}`)
+        .pluck().get(...where.params);
+      const summed = db.prepare(`SELECT coalesce(sum(c.message_count), 0) FROM conversations c WHERE ${where.sql}`).pluck().get(...where.params);
+      assert.equal(summed, counted, JSON.stringify(filter));
     }
   });
 });
