@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
@@ -37,8 +37,14 @@ export class SqliteMessageSearch implements MessageSearchReader {
    * @param maxScored matches of one query scored at most: beyond it only the newest are ranked
    *   (BM25 over a word in a large share of the store ranks by little more than its frequency in each message).
    */
+  /** total_changes() counts this connection's writes, data_version moves when another connection commits. */
+  private readonly version: Statement;
+  private readonly sizes = new Map<string, { storeRows: number; scopeRows: number }>();
+  private sizesAt = '';
+
   constructor(db: Database, private readonly maxScored = FULL_TEXT_MAX_SCORED) {
     this.statements = new StatementCache(db);
+    this.version = db.prepare(`SELECT total_changes() || ':' || data_version FROM pragma_data_version`).pluck();
   }
 
   async fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
@@ -80,7 +86,8 @@ export class SqliteMessageSearch implements MessageSearchReader {
       // found by walking the index backwards without scoring. Rarer queries are scored in full.
       const boundary = this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
         ORDER BY rowid DESC LIMIT 1 OFFSET ?`).pluck().get(expression, this.maxScored - 1) as number | undefined;
-      const terms = options.scopedStatistics && hasFilter(filter) ? plainTerms(query) : null;
+      // A scope holding most of the store has nearly the store's statistics: not worth rescoring.
+      const terms = options.scopedStatistics && filtered && !this.holdsMostOfStore(filter) ? plainTerms(query) : null;
       // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
       const depth = terms ? limit * SCOPED_CANDIDATES_FACTOR : limit;
       let candidates: ScoredKey[];
@@ -118,7 +125,28 @@ export class SqliteMessageSearch implements MessageSearchReader {
    * importance, archived) sums their message counts, a read per conversation instead of per message;
    * date bounds count the messages.
    */
+  private holdsMostOfStore(filter: SearchFilter): boolean {
+    const { storeRows, scopeRows } = this.scopeSize(filter);
+    return scopeRows * 2 > storeRows;
+  }
+
   private scopeSize(filter: SearchFilter): { storeRows: number; scopeRows: number } {
+    // The same filter (context assembly's archived: false) comes again and again: remembered until a write.
+    const version = this.version.get() as string;
+    if (version !== this.sizesAt || this.sizes.size >= 256) {
+      this.sizes.clear();
+      this.sizesAt = version;
+    }
+    const key = JSON.stringify(filter);
+    let size = this.sizes.get(key);
+    if (!size) {
+      size = this.countScope(filter);
+      this.sizes.set(key, size);
+    }
+    return size;
+  }
+
+  private countScope(filter: SearchFilter): { storeRows: number; scopeRows: number } {
     const where = searchFilterWhere(filter);
     if (filter.dateFrom !== undefined || filter.dateTo !== undefined) {
       return {
@@ -140,8 +168,6 @@ export class SqliteMessageSearch implements MessageSearchReader {
     if (candidates.length === 0) return [];
     const where = searchFilterWhere(filter);
     const { storeRows, scopeRows } = this.scopeSize(filter);
-    // A scope holding most of the store has nearly the store's statistics: not worth the extra queries.
-    if (scopeRows * 2 > storeRows) return candidates.slice(0, limit);
     const keys = candidates.map((item) => item.key);
     const [low, high] = [Math.min(...keys), Math.max(...keys)];
     const terms: TermEvidence[] = [];

@@ -9,6 +9,7 @@ import type { Logger } from '../../ports/logger.js';
 import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
 import { periodMatcher } from '../../ranking/time-mention.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
+import { availableTokens } from './context-packing.js';
 import { selectContext, type ContextCandidate, type Selection } from './context-selection.js';
 import { DEFAULT_CONTEXT_BUDGET, type AssembleContextBody, type ContextFormat } from './context.schemas.js';
 
@@ -53,14 +54,21 @@ export const CONTEXT_RECALL: Readonly<ContextRecall> = Object.freeze({
   semantic: 200,
   /** relevance ranking only: full-text matches. */
   keyword: 200,
-  /** Newest messages of pinned conversations (importance >= 10). */
+  /** Newest messages of pinned conversations (importance >= 10), at most; see FILL_TOKENS_PER_MESSAGE. */
   pinned: 1000,
-  /** Newest messages of the last 7 days. */
+  /** Newest messages of the last 7 days, at most; see FILL_TOKENS_PER_MESSAGE. */
   recent: 1000,
   recentWindowMs: 7 * 24 * 60 * 60 * 1000,
   /** relevance ranking only: the messages around this many best matches join the recall. */
   neighboursOf: 100,
 });
+
+/**
+ * Pinned and recent messages fill what relevance leaves of the budget, so no more are recalled than the
+ * budget could hold at this many tokens a message: 425 for 4,000 tokens. Recalling 1,000 of each for any
+ * budget made most of context assembly's work (reading and ranking ~2,400 candidates) on a busy store.
+ */
+export const FILL_TOKENS_PER_MESSAGE = 8;
 
 export interface AssembleRequest {
   query: string;
@@ -138,8 +146,9 @@ export class ContextService {
       ? await rankings.keywordRanking(request.query, filter, depths.keyword)
       : [];
     const semantic = await pendingSemantic;
-    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, depths.pinned);
-    const recent = await reader.recentMessageKeys(filter, since, depths.recent);
+    const fill = Math.ceil(availableTokens(request.budget) / FILL_TOKENS_PER_MESSAGE);
+    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(depths.pinned, fill));
+    const recent = await reader.recentMessageKeys(filter, since, Math.min(depths.recent, fill));
 
     const keywordScores = new Map(keyword.map((item) => [item.key, item.score]));
     const semanticScores = new Map(semantic.map((item) => [item.key, item.score]));
