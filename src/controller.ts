@@ -24,6 +24,7 @@ import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
 import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
+import { namedPeriods } from './ranking/time-mention.js';
 import { contextRoutes } from './features/context/context.routes.js';
 import { VectorIndexHolder } from './vector-index/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
@@ -103,6 +104,9 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onMessagesStored: () => worker.wake(),
     onConversationDeleted: removeFromIndex,
   });
+  // chrono-node's first parses cost up to half a second (module and regular-expression set-up): pay it at start-up,
+  // not on the first question that names a date.
+  namedPeriods('what happened on 3 May 2023 and last week', clock.now());
   const search = new SearchService({
     provider, holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
