@@ -171,6 +171,9 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_BRIDGE_PROBE_MAX_MS: '5' } }, /embedding_worker\.bridge_probe_max_ms/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SERVER_HEALTH_CACHE_MS: '-1' } }, /server\.health_cache_ms/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_ADMISSION_MAX_EVENT_LOOP_DELAY_MS: '-5' } }, /admission\.max_event_loop_delay_ms/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_ADMISSION_SHED_ABOVE_CONNECTIONS: '-1' } }, /admission\.shed_above_connections/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_CONTEXT_AUTHOR_PRIOR: '-0.5' } }, /search\.context_author_prior/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_CONTEXT_SESSION_WEIGHT: '11' } }, /search\.context_session_weight/);
     // Positive control: with its url the postgres driver is a valid choice.
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: 'postgres://db/memsvc' } })
       .storage.driver, 'postgres');
