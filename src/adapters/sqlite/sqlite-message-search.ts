@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
@@ -7,6 +7,7 @@ import type { FullTextOptions, MessageSearchReader } from '../../ports/message-s
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { bm25Idf, RATIO_TOLERANCE, rescoreForScope, type TermEvidence } from './scoped-term-statistics.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
+import { UntilWriteMemo } from './until-write-memo.js';
 import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
 
 
@@ -37,14 +38,11 @@ export class SqliteMessageSearch implements MessageSearchReader {
    * @param maxScored matches of one query scored at most: beyond it only the newest are ranked
    *   (BM25 over a word in a large share of the store ranks by little more than its frequency in each message).
    */
-  /** total_changes() counts this connection's writes, data_version moves when another connection commits. */
-  private readonly version: Statement;
-  private readonly sizes = new Map<string, { storeRows: number; scopeRows: number }>();
-  private sizesAt = '';
+  private readonly scopeSizes: UntilWriteMemo<{ storeRows: number; scopeRows: number }>;
 
   constructor(db: Database, private readonly maxScored = FULL_TEXT_MAX_SCORED) {
     this.statements = new StatementCache(db);
-    this.version = db.prepare(`SELECT total_changes() || ':' || data_version FROM pragma_data_version`).pluck();
+    this.scopeSizes = new UntilWriteMemo(db);
   }
 
   async fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
@@ -130,20 +128,9 @@ export class SqliteMessageSearch implements MessageSearchReader {
     return scopeRows * 2 > storeRows;
   }
 
+  /** The same filter (context assembly's archived: false) comes again and again: remembered until a write. */
   private scopeSize(filter: SearchFilter): { storeRows: number; scopeRows: number } {
-    // The same filter (context assembly's archived: false) comes again and again: remembered until a write.
-    const version = this.version.get() as string;
-    if (version !== this.sizesAt || this.sizes.size >= 256) {
-      this.sizes.clear();
-      this.sizesAt = version;
-    }
-    const key = JSON.stringify(filter);
-    let size = this.sizes.get(key);
-    if (!size) {
-      size = this.countScope(filter);
-      this.sizes.set(key, size);
-    }
-    return size;
+    return this.scopeSizes.get(JSON.stringify(filter), () => this.countScope(filter));
   }
 
   private countScope(filter: SearchFilter): { storeRows: number; scopeRows: number } {

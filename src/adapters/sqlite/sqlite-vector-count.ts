@@ -1,7 +1,8 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { SearchFilter } from '../../domain/search.js';
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
+import { UntilWriteMemo } from './until-write-memo.js';
 
 /**
  * Not-embedded messages walked at most: beyond, a queue is long (a bulk load being embedded) and the direct
@@ -9,40 +10,24 @@ import { StatementCache } from './sqlite-statements.js';
  */
 const MAX_NOT_DONE_WALK = 4096;
 
-/** Counts kept at most between two writes (one per distinct filter and cap). */
-const MAX_REMEMBERED = 256;
-
 /**
- * countEmbeddedMatching, remembered until the database changes: a count over a broad filter (context
- * assembly's archived: false) still reads up to `limit` index entries, and the same filter comes again and
- * again. Any write ends every remembered count: total_changes() counts this connection's inserted, updated
- * and deleted rows, and data_version moves when another connection commits.
+ * countEmbeddedMatching, remembered until the database changes (UntilWriteMemo): a count over a broad filter
+ * (context assembly's archived: false) still reads up to `limit` index entries, and the same filter comes again
+ * and again.
  */
 export class EmbeddedMatchCounter {
   private readonly statements: StatementCache;
-  private readonly version: Statement;
-  private readonly remembered = new Map<string, number>();
-  private rememberedAt = '';
+  private readonly remembered: UntilWriteMemo<number>;
 
   constructor(db: Database) {
     this.statements = new StatementCache(db);
-    this.version = db.prepare(`SELECT total_changes() || ':' || data_version FROM pragma_data_version`).pluck();
+    this.remembered = new UntilWriteMemo(db);
   }
 
   count(filter: SearchFilter, limit: number): number {
-    const version = this.version.get() as string;
-    if (version !== this.rememberedAt || this.remembered.size >= MAX_REMEMBERED) {
-      this.remembered.clear();
-      this.rememberedAt = version;
-    }
     const where = searchFilterWhere(filter);
-    const key = JSON.stringify([where.sql, where.params, limit]);
-    let count = this.remembered.get(key);
-    if (count === undefined) {
-      count = countEmbeddedMatching(this.statements, filter, limit);
-      this.remembered.set(key, count);
-    }
-    return count;
+    return this.remembered.get(JSON.stringify([where.sql, where.params, limit]),
+      () => countEmbeddedMatching(this.statements, filter, limit));
   }
 }
 
