@@ -35,21 +35,10 @@ export interface ContextServiceDeps {
   log: Logger;
   /** The relevance ranking's weights; DEFAULT_TUNING when absent. */
   tuning?: RelevanceTuning;
-  /** How much each recall source contributes; CONTEXT_RECALL when absent. */
-  recall?: ContextRecall;
 }
 
 /** How much each recall source contributes. */
-export interface ContextRecall {
-  semantic: number;
-  keyword: number;
-  pinned: number;
-  recent: number;
-  recentWindowMs: number;
-  neighboursOf: number;
-}
-
-export const CONTEXT_RECALL: Readonly<ContextRecall> = Object.freeze({
+export const CONTEXT_RECALL = Object.freeze({
   /** The spec's "top 200 semantic matches". */
   semantic: 200,
   /** relevance ranking only: full-text matches. */
@@ -133,22 +122,21 @@ export class ContextService {
    */
   async recall(request: AssembleRequest, tuning: RelevanceTuning = this.deps.tuning ?? DEFAULT_TUNING): Promise<ContextCandidate[]> {
     const { rankings, reader } = this.deps;
-    const depths = this.deps.recall ?? CONTEXT_RECALL;
     const filter: SearchFilter = { archived: false };
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
-    const since = new Date(this.deps.clock.now().getTime() - depths.recentWindowMs).toISOString();
+    const since = new Date(this.deps.clock.now().getTime() - CONTEXT_RECALL.recentWindowMs).toISOString();
 
     // The query's embedding comes from the bridge: ask first, and recall from full text while it answers.
-    const pendingSemantic = this.semanticOrNothing(request.query, filter, depths.semantic);
+    const pendingSemantic = this.semanticOrNothing(request.query, filter);
     // Handled here too, so a failure is not an unhandled rejection if keyword recall throws first.
     pendingSemantic.catch(() => undefined);
     const keyword = request.ranking === 'relevance'
-      ? await rankings.keywordRanking(request.query, filter, depths.keyword)
+      ? await rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword)
       : [];
     const semantic = await pendingSemantic;
     const fill = Math.ceil(availableTokens(request.budget) / FILL_TOKENS_PER_MESSAGE);
-    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(depths.pinned, fill));
-    const recent = await reader.recentMessageKeys(filter, since, Math.min(depths.recent, fill));
+    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(CONTEXT_RECALL.pinned, fill));
+    const recent = await reader.recentMessageKeys(filter, since, Math.min(CONTEXT_RECALL.recent, fill));
 
     const keywordScores = new Map(keyword.map((item) => [item.key, item.score]));
     const semanticScores = new Map(semantic.map((item) => [item.key, item.score]));
@@ -163,7 +151,7 @@ export class ContextService {
         { ...tuning, neighbourWeight: 0 });
       const best = [...direct].filter(([, score]) => score > 0)
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, depths.neighboursOf)
+        .slice(0, CONTEXT_RECALL.neighboursOf)
         .map(([key]) => key);
       const matched = [...keys].filter((key) => keywordScores.has(key) || semanticScores.has(key));
       const adjacent = await this.deps.messages.neighbours(matched, filter);
@@ -212,9 +200,9 @@ export class ContextService {
   }
 
   /** Vectors may be unavailable (bridge down, model changed): assemble from the other sources then. */
-  private async semanticOrNothing(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
+  private async semanticOrNothing(query: string, filter: SearchFilter): Promise<ScoredKey[]> {
     try {
-      return await this.deps.rankings.semanticRanking(query, filter, depth);
+      return await this.deps.rankings.semanticRanking(query, filter, CONTEXT_RECALL.semantic);
     } catch (error) {
       if (!(error instanceof UnavailableError)) throw error;
       this.deps.log.warn({ err: error }, 'vector search unavailable; assembling context without semantic recall');
