@@ -46,6 +46,12 @@ const candidateCounts = option('candidates', '116').split(',').map(Number);
 // --questions: the bench's natural-language questions, plus short queries of the corpus's topic words (--queries
 // in all), embedded with the builtin embedder, instead of held-out stored vectors.
 const questions = process.argv.includes('--questions');
+// --quantization f16|i8|bf16|f32: the scalar kind the graph stores its vectors as (the service's index_quantization).
+const quantization = option('quantization', 'f16');
+const scalarKind = ({ f32: usearch.ScalarKind.F32, f16: usearch.ScalarKind.F16, bf16: usearch.ScalarKind.BF16, i8: usearch.ScalarKind.I8 } as Record<string, (typeof usearch.ScalarKind)[keyof typeof usearch.ScalarKind]>)[quantization];
+if (scalarKind === undefined) throw new Error(`--quantization: f32, f16, bf16 or i8, not ${quantization}`);
+// --threads N: threads for each slice's add (the index thread uses 1).
+const addThreads = Number(option('threads', '1'));
 
 /** Deterministic 2-3 word queries from the corpus topics ("stale cache retry"), after the bench questions. */
 function questionTexts(count: number): string[] {
@@ -80,7 +86,7 @@ const byKey = new Map(stored.map((item) => [item.key, item.vector]));
 
 for (const config of configs) {
   const index = new usearch.Index({
-    dimensions: dimension, metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.F16,
+    dimensions: dimension, metric: usearch.MetricKind.Cos, quantization: scalarKind,
     connectivity: config.connectivity, expansion_add: config.expansionAdd, expansion_search: config.expansionSearch, multi: false,
   });
   const loadBefore = load();
@@ -90,7 +96,7 @@ for (const config of configs) {
     const slice = stored.slice(start, start + 32);
     const matrix = new Float32Array(slice.length * dimension);
     slice.forEach((item, i) => matrix.set(item.vector, i * dimension));
-    index.add(new BigUint64Array(slice.map((item) => BigInt(item.key))), matrix, 1);
+    index.add(new BigUint64Array(slice.map((item) => BigInt(item.key))), matrix, addThreads);
   }
   const buildCpu = cpuUs(cpu0);
   const buildWall = performance.now() - wall0;
@@ -98,7 +104,7 @@ for (const config of configs) {
   index.save(join(saveDir, 'index.usearch'));
   const fileBytes = statSync(join(saveDir, 'index.usearch')).size;
   rmSync(saveDir, { recursive: true, force: true });
-  console.log(`M ${config.connectivity} / add ${config.expansionAdd} / search ${config.expansionSearch}: build ` +
+  console.log(`${quantization}, ${addThreads} thread(s), M ${config.connectivity} / add ${config.expansionAdd} / search ${config.expansionSearch}: build ` +
     `${(buildCpu / stored.length).toFixed(0)} µs CPU a vector, ${(buildWall / 1000).toFixed(1)} s wall, ` +
     `saved file ${(fileBytes / stored.length).toFixed(0)} B a vector, load ${loadBefore} -> ${load()}`);
   for (const candidates of candidateCounts) {

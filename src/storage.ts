@@ -18,6 +18,7 @@ export async function openStorage(config: Config): Promise<Storage> {
       connectivity: config.search.index_connectivity,
       expansionAdd: config.search.index_expansion_add,
       expansionSearch: config.search.index_expansion_search,
+      quantization: config.search.index_quantization,
     },
   });
 }

@@ -142,7 +142,9 @@ export const ConfigSchema = Type.Object({
     /** SQLite: candidates explored per insert (most of the indexing cost). */
     index_expansion_add: Type.Integer({ default: 64, minimum: 1, maximum: 4096 }),
     /** SQLite: candidates explored per search (at least the candidates a search asks for). */
-    index_expansion_search: Type.Integer({ default: 128, minimum: 1, maximum: 4096 }),
+    index_expansion_search: Type.Integer({ default: 384, minimum: 1, maximum: 4096 }),
+    /** SQLite: how the graph stores vectors (i8 or f16); the stored f32 vectors re-rank either exactly. A saved graph keeps its own. */
+    index_quantization: Type.Union([Type.Literal('i8'), Type.Literal('f16')], { default: 'i8' }),
     /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
     /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.loader.js';
@@ -34,7 +34,10 @@ describe('HNSW graph parameters', () => {
   test('search.index_* from the environment reach the index thread of the SQLite driver', async () => {
     const config = loadConfig({
       file: join(dir, 'absent.yaml'),
-      env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50' },
+      env: {
+        MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50',
+        MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f16',
+      },
       overrides: { server: { data_dir: join(dir, 'env') } },
     });
     const storage = await openStorage(config);
@@ -42,24 +45,65 @@ describe('HNSW graph parameters', () => {
     try {
       assert.equal(await loaded, false);
       assert.ok(index instanceof ThreadedVectorIndex);
-      assert.deepEqual(await index.graphParameters(), { connectivity: 8, expansionAdd: 40, expansionSearch: 50 });
+      assert.deepEqual(await index.graphParameters(), { connectivity: 8, expansionAdd: 40, expansionSearch: 50, quantization: 'f16' });
     } finally {
       await index.close();
       await storage.close();
     }
   });
 
-  test('the defaults are the measured M 64 / expansion_add 64', () => {
+  test('the defaults are the measured M 64 / expansion_add 64 / expansion_search 384, i8', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
-      { connectivity: search.index_connectivity, expansionAdd: search.index_expansion_add, expansionSearch: search.index_expansion_search },
+      {
+        connectivity: search.index_connectivity, expansionAdd: search.index_expansion_add,
+        expansionSearch: search.index_expansion_search, quantization: search.index_quantization,
+      },
       DEFAULT_HNSW_PARAMETERS,
     );
+    assert.equal(DEFAULT_HNSW_PARAMETERS.quantization, 'i8');
+  });
+
+  test('an unknown index_quantization is refused at start-up', () => {
+    assert.throws(() => loadConfig({ file: join(dir, 'absent.yaml'), env: { MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f8' } }),
+      /index_quantization/);
+  });
+
+  test('an f16 graph saved before quantization was configurable loads under the i8 default, stays f16, and a cleared graph is i8', async () => {
+    const indexDir = join(dir, 'f16-saved');
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { ...DEFAULT_HNSW_PARAMETERS, quantization: 'f16' });
+    assert.equal(await old.loaded, false);
+    await old.add(keys, keys.map(vectorOf));
+    await old.save();
+    await old.close();
+    // Files written before this setting existed carry no quantization in their meta.
+    const metaFile = join(indexDir, 'vectors.meta.json');
+    const { quantization, ...olderMeta } = JSON.parse(readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
+    assert.equal(quantization, 'f16');
+    writeFileSync(metaFile, JSON.stringify(olderMeta));
+
+    const reopened = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS);
+    try {
+      assert.equal(await reopened.loaded, true);
+      assert.equal(reopened.size(), COUNT);
+      assert.equal((await reopened.graphParameters()).quantization, 'f16');
+      for (const key of [1, 150, COUNT]) {
+        const [best] = await reopened.search(vectorOf(key), 5);
+        assert.equal(best?.key, key, `key ${key} is its own nearest neighbour`);
+        assert.ok(best!.score > 0.999, `an f16 graph read as f16 scores a vector against itself ~1, got ${best!.score}`);
+      }
+      await reopened.clear();
+      assert.equal((await reopened.graphParameters()).quantization, 'i8');
+      await reopened.add(keys, keys.map(vectorOf));
+      for (const key of [1, 150, COUNT]) assert.equal((await reopened.search(vectorOf(key), 5))[0]?.key, key);
+    } finally {
+      await reopened.close();
+    }
   });
 
   test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
-    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128 });
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16' });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
     await old.save();
@@ -69,7 +113,7 @@ describe('HNSW graph parameters', () => {
     try {
       assert.equal(await reopened.loaded, true);
       assert.equal(reopened.size(), COUNT);
-      assert.deepEqual(await reopened.graphParameters(), { ...DEFAULT_HNSW_PARAMETERS, connectivity: 32 });
+      assert.deepEqual(await reopened.graphParameters(), { ...DEFAULT_HNSW_PARAMETERS, connectivity: 32, quantization: 'f16' });
       for (const key of [1, 150, COUNT]) {
         const [best] = await reopened.search(vectorOf(key), 5);
         assert.equal(best?.key, key, `key ${key} is its own nearest neighbour`);
