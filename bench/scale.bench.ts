@@ -21,11 +21,10 @@ import type { Measurement, Scenario, ScenarioContext, SeedingStep } from './lib/
 import { startBenchServer, type BenchServer, type CpuTime } from './lib/server.js';
 import { serverTask } from './lib/server-task.js';
 import { round, summarize } from './lib/stats.js';
-import { BENCH_QUERIES } from './lib/search-queries.js';
+import { BENCH_QUERIES, recallQuestions } from './lib/search-queries.js';
 import { importFiles } from '../src/cli/commands/import.command.js';
 import { createMemsvcClient } from '../src/client/memsvc-client.js';
 
-const SUFFIXES = ['', ' today', ' again', ' please', ' for the team', ' this week'];
 /** Folder filters by selectivity: conversation i lands in the deepest that divides it (subtree filters nest). */
 const SELECTIVE_FOLDERS: ReadonlyArray<{ folder: string; every: number; share: string }> = [
   { folder: '/sel/a/b/c', every: 1000, share: '0.1%' },
@@ -47,7 +46,7 @@ export const scenario: Scenario = {
     messages: { kind: 'number', description: 'store size in messages', default: 100_000, quick: 3_000 },
     'ingest-concurrency': { kind: 'number', description: 'writers (10-message conversations)', default: 8 },
     requests: { kind: 'number', description: 'measured requests per latency row', default: 300, quick: 40 },
-    'recall-queries': { kind: 'number', description: 'queries for recall@10 against exact', default: 60, quick: 12 },
+    'recall-queries': { kind: 'number', description: 'distinct questions for recall@10 against exact (and the search rows)', default: 100, quick: 12 },
     'steady-rate': { kind: 'number', description: 'msgs/s for ingest-to-searchable', default: 1000, quick: 300 },
     'steady-seconds': { kind: 'number', description: 'duration of the steady-rate phase', default: 20, quick: 5 },
     'import-messages': { kind: 'number', description: 'messages in the bulk JSONL import (added to the store each run)', default: 50_000, quick: 2_000 },
@@ -306,8 +305,7 @@ function loadCorpus(file: string): Corpus {
 interface Query { text: string; vector: Float32Array }
 
 async function queryVectors(bridge: BenchBridge, count: number): Promise<Query[]> {
-  const texts = Array.from({ length: count }, (_, i) =>
-    `${BENCH_QUERIES[i % BENCH_QUERIES.length]}${SUFFIXES[Math.floor(i / BENCH_QUERIES.length) % SUFFIXES.length]}`);
+  const texts = recallQuestions(count);
   const vectors = await bridge.embed(texts);
   return texts.map((text, i) => ({ text, vector: vectors[i]! }));
 }

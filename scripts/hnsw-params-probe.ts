@@ -19,8 +19,7 @@ import usearch from 'usearch';
 import { exactTopK } from '../src/domain/exact-search.js';
 import { blobToVector } from '../src/adapters/sqlite/sqlite-embedding.queue.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
-import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
-import { TOPICS } from '../bench/lib/corpus.js';
+import { recallQuestions } from '../bench/lib/search-queries.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 
 function option(name: string, fallback: string): string {
@@ -53,16 +52,6 @@ if (scalarKind === undefined) throw new Error(`--quantization: f32, f16, bf16 or
 // --threads N: threads for each slice's add (the index thread uses 1).
 const addThreads = Number(option('threads', '1'));
 
-/** Deterministic 2-3 word queries from the corpus topics ("stale cache retry"), after the bench questions. */
-function questionTexts(count: number): string[] {
-  const texts = [...BENCH_QUERIES];
-  for (let i = 0; texts.length < count; i += 1) {
-    const topic = TOPICS[i % TOPICS.length]!;
-    const pick = <T>(list: readonly T[], salt: number) => list[(i * 7919 + salt * 104_729) % list.length]!;
-    texts.push(i % 2 === 0 ? `${pick(topic.adjectives, 1)} ${pick(topic.nouns, 2)}` : `${pick(topic.verbs, 3)} the ${pick(topic.nouns, 4)} ${pick(topic.nouns, 5)}`);
-  }
-  return texts;
-}
 
 const db = new Database(dbFile, { readonly: true });
 const rows = db.prepare('SELECT message_seq AS key, vector FROM message_vectors ORDER BY message_seq LIMIT ?')
@@ -73,7 +62,7 @@ const dimension = rows[0]!.vector.byteLength / 4;
 // The first `size` rows are indexed; the next `queryCount` are held-out queries.
 const stored = rows.slice(0, size).map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
 const queries = questions
-  ? await (await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE })).embed(questionTexts(queryCount))
+  ? await (await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE })).embed(recallQuestions(queryCount))
   : rows.slice(size).map((row) => blobToVector(row.vector));
 console.log(`${stored.length} vectors of ${dimension} floats from ${dbFile}, ${queries.length} ` +
   `${questions ? 'bench and topic-word questions' : 'held-out stored vectors'} as queries, load ${load()}`);
