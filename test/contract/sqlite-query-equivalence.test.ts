@@ -91,6 +91,31 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
     }
   });
 
+  test('a filter of exclusions: the vectors minus what it excludes never exceed what it admits, and equal it without overlap', () => {
+    const counter = new EmbeddedMatchCounter(db);
+    const vectors = db.prepare('SELECT count(*) FROM message_vectors').pluck().get() as number;
+    const admitted = (filter: SearchFilter) => {
+      const where = searchFilterWhere(filter);
+      return db.prepare(`SELECT count(*) FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
+        JOIN conversations c ON c.id = m.conversation_id WHERE ${where.sql}`).pluck().get(...where.params) as number;
+    };
+    for (const filter of FILTERS) {
+      const excluded = counter.excluded(filter, 10_000);
+      const exclusionsOnly = Object.entries(filter).every(([name, value]) => name === 'excludedFolders' || (name === 'archived' && value === false));
+      if (!exclusionsOnly || Object.keys(filter).length === 0) {
+        if (Object.keys(filter).length > 0) assert.equal(excluded, null, `${JSON.stringify(filter)} is not made of exclusions`);
+        continue;
+      }
+      assert.notEqual(excluded, null, JSON.stringify(filter));
+      assert.ok(vectors - excluded! <= admitted(filter), `${JSON.stringify(filter)}: ${vectors} - ${excluded} <= ${admitted(filter)}`);
+    }
+    // Two folders that do not nest: nothing is counted twice, and only messages not embedded yet loosen the bound.
+    const disjoint: SearchFilter = { excludedFolders: ['/home', '/travel'] };
+    const pendingLeftOut = db.prepare(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      WHERE m.embedding_status != 'done' AND (c.folder = '/travel' OR c.folder LIKE '/home%')`).pluck().get() as number;
+    assert.equal(vectors - counter.excluded(disjoint, 10_000)! + pendingLeftOut, admitted(disjoint));
+  });
+
   test('a remembered count follows writes of this connection and of another one', async () => {
     const own = new BetterSqlite3(join(dir, DATABASE_FILE));
     try {

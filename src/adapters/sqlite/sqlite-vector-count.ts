@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { SearchFilter } from '../../domain/search.js';
-import { searchFilterWhere } from '../sql/filter-sql.js';
+import type { SqlFragment } from '../sql/filter-sql.js';
+import { folderSubtree, searchFilterWhere } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 import { UntilWriteMemo } from './until-write-memo.js';
 
@@ -29,6 +30,45 @@ export class EmbeddedMatchCounter {
     return this.remembered.get(JSON.stringify([where.sql, where.params, limit]),
       () => countEmbeddedMatching(this.statements, filter, limit));
   }
+
+  /** countExcluded, remembered until the database changes. */
+  excluded(filter: SearchFilter, limit: number): number | null {
+    const parts = exclusionParts(filter);
+    if (parts === null) return null;
+    return this.remembered.get(JSON.stringify(['excluded', parts, limit]), () => countExcluded(this.statements, parts, limit));
+  }
+}
+
+/**
+ * What a filter made only of exclusions leaves out, as indexed conditions: `archived: false` leaves out the
+ * archived conversations, each excluded folder its subtree. Null for any other filter: what it leaves out is
+ * no cheaper to count than what it admits.
+ */
+function exclusionParts(filter: SearchFilter): SqlFragment[] | null {
+  const parts: SqlFragment[] = [];
+  for (const [name, value] of Object.entries(filter)) {
+    if (value === undefined) continue;
+    if (name === 'archived' && value === false) parts.push({ sql: 'c.status = ?', params: ['archived'] });
+    else if (name === 'excludedFolders') parts.push(...(value as string[]).map((folder) => folderSubtree('c.folder', folder)));
+    else return null;
+  }
+  return parts;
+}
+
+/**
+ * Messages (embedded or not) that the exclusions leave out, each counted up to `limit` and summed: at least
+ * the number left out, so the index size minus it is at most what the filter admits. A broad filter such as
+ * context assembly's `archived: false` admits more than a count capped for speed can say; this says how much
+ * more, cheaply, when little is excluded.
+ */
+export function countExcluded(statements: StatementCache, parts: readonly SqlFragment[], limit: number): number {
+  let excluded = 0;
+  for (const part of parts) {
+    excluded += statements.get(`SELECT count(*) FROM (
+      SELECT 1 FROM conversations c JOIN messages m ON m.conversation_id = c.id WHERE ${part.sql} LIMIT ?)`)
+      .pluck().get(...part.params, limit) as number;
+  }
+  return excluded;
 }
 
 /**

@@ -12,7 +12,10 @@ import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 /** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
 const MAX_INDEX_CANDIDATES = 4000;
-/** Headroom over the expected number of survivors, for graph error and an uneven spread of matches. */
+/**
+ * Headroom over the expected number of survivors, for graph error and an uneven spread of matches: full for a
+ * filter admitting at most half the vectors, falling to none as it admits them all (nothing to spread unevenly).
+ */
 const OVERSAMPLE = 2;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
 const COUNT_CAP_FACTOR = 25;
@@ -45,16 +48,20 @@ export class SqliteVectorSearch implements VectorSearch {
     const index = this.localIndex();
     if (index === null) return [];
     const size = index.size();
-    let wanted = depth + 16;
+    let matching = size;
     if (hasFilter(filter)) {
       const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
-      const matching = Math.max(1, this.counter.count(filter, cap));
+      matching = Math.max(1, this.counter.count(filter, cap));
       if (matching <= this.exactMaxCandidates) {
         return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
       }
-      wanted = Math.ceil((depth * OVERSAMPLE * size) / matching) + 16;
+      if (matching >= cap) {
+        // The count stopped at its cap: a filter of exclusions can say how much more it admits.
+        const excluded = this.counter.excluded(filter, size - matching + 1);
+        if (excluded !== null) matching = Math.max(matching, size - excluded);
+      }
     }
-    const found = await index.search(vector, Math.min(size, wanted, Math.max(MAX_INDEX_CANDIDATES, depth + 16)));
+    const found = await index.search(vector, indexCandidates(depth, size, matching));
     // One read: the candidates that still exist and pass the filter, with their exact vectors.
     return exactTopK(vector, this.vectorsOf(found.map((item) => item.key), filter), depth);
   }
@@ -78,4 +85,15 @@ export class SqliteVectorSearch implements VectorSearch {
       WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as Array<{ key: number; vector: Buffer }>;
     return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
   }
+}
+
+/**
+ * How many candidates to ask the index for so that about `depth` pass a filter admitting `matching` of its
+ * `size` vectors: the expected share, with headroom (OVERSAMPLE) that shrinks as the filter admits nearly all.
+ */
+export function indexCandidates(depth: number, size: number, matching: number): number {
+  const share = Math.min(1, Math.max(1, matching) / Math.max(1, size));
+  const oversample = share <= 0.5 ? OVERSAMPLE : 1 + (OVERSAMPLE - 1) * 2 * (1 - share);
+  const wanted = Math.ceil((depth * oversample) / share) + 16;
+  return Math.min(size, wanted, Math.max(MAX_INDEX_CANDIDATES, depth + 16));
 }
