@@ -37,7 +37,7 @@ const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
  * Semantic search through the index path (exact_max_candidates 0 forces it
  * even for selective filters) against exact cosine over every stored vector,
  * computed here from the same vectors the bridge gave: the scores are the
- * exact float32 ones (re-ranked, not the index's f16 approximations), the
+ * exact float32 ones (re-ranked, not the index's i8 approximations), the
  * hits pass the filter, and the top 10 match exactly at every selectivity.
  */
 describe('semantic search: exact re-rank, filters at every selectivity', () => {

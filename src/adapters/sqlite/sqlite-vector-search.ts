@@ -31,7 +31,7 @@ export interface SqliteVectorSearchOptions {
  * - otherwise the HNSW index gives candidates, as many as the filter's
  *   selectivity needs for `depth` to survive it, and one query keeps those that
  *   pass the filter with their stored float32 vectors, which re-rank them exactly.
- * The index holds f16 vectors: the re-rank makes scores and order exact among the candidates.
+ * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
