@@ -1,9 +1,7 @@
-/** A message waiting for its vector, with the neighbouring messages that give it context. */
+/** A message waiting for its vector: its own text is what is embedded. */
 export interface PendingMessage {
   key: number;
   content: string;
-  previous?: string;
-  next?: string;
   attempts: number;
 }
 

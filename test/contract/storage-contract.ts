@@ -157,11 +157,11 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual((await storage.conversations.totals()).messages, 0);
     }));
 
-    test('the embedding queue hands out pending work with neighbours, stores vectors and counts', () => withStorage(driver, async (storage) => {
+    test('the embedding queue hands out pending work in order, stores vectors and counts', () => withStorage(driver, async (storage) => {
       await create(storage, { messages: [says('first'), says('second'), says('third')] });
       const batch = await storage.embeddings.claimPending(2, 60_000);
-      assert.deepEqual(batch.map((m) => [m.content, m.previous, m.next, m.attempts]),
-        [['first', undefined, 'second', 0], ['second', 'first', 'third', 0]]);
+      assert.deepEqual(batch.map((m) => ({ ...m, key: typeof m.key })),
+        [{ key: 'number', content: 'first', attempts: 0 }, { key: 'number', content: 'second', attempts: 0 }]);
       assert.deepEqual(await storage.embeddings.counts(), { pending: 3, done: 0, failed: 0 });
       assert.deepEqual(await storage.embeddings.recordModel({ model: 'test-model', dimension: 3 }), { model: 'test-model', dimension: 3 });
       assert.deepEqual(await storage.embeddings.recordModel({ model: 'other', dimension: 5 }), { model: 'test-model', dimension: 3 },

@@ -1,6 +1,6 @@
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
-import { toPendingMessage } from '../sql/rows.js';
+import { toPendingMessage, type PendingRow } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -17,7 +17,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
   constructor(private readonly pool: Pool) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
-    const { rows } = await this.pool.query<{ key: number; content: string; attempts: number; previous: string | null; next: string | null }>(`
+    const { rows } = await this.pool.query<PendingRow>(`
       WITH claimed AS (
         UPDATE messages SET claimed_until = now() + $2 * interval '1 millisecond'
         WHERE seq IN (
@@ -25,12 +25,8 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
           WHERE embedding_status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
           ORDER BY seq LIMIT $1
           FOR UPDATE SKIP LOCKED)
-        RETURNING seq, conversation_id, position, content, embedding_attempts)
-      SELECT c.seq AS key, c.content, c.embedding_attempts AS attempts, prev.content AS previous, next.content AS next
-      FROM claimed c
-      LEFT JOIN messages prev ON prev.conversation_id = c.conversation_id AND prev.position = c.position - 1
-      LEFT JOIN messages next ON next.conversation_id = c.conversation_id AND next.position = c.position + 1
-      ORDER BY c.seq`, [limit, leaseMs]);
+        RETURNING seq, content, embedding_attempts)
+      SELECT seq AS key, content, embedding_attempts AS attempts FROM claimed ORDER BY seq`, [limit, leaseMs]);
     return rows.map(toPendingMessage);
   }
 

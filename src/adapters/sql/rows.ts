@@ -96,22 +96,14 @@ export function toHit(row: HitRow): MessageHit {
   };
 }
 
-/** A pending message with its neighbours' text, as both drivers' queues select it. */
+/** A pending message, as both drivers' queues select it. */
 export interface PendingRow {
   key: number;
   content: string;
   attempts: number;
-  previous: string | null;
-  next: string | null;
 }
 
-export const toPendingMessage = (row: PendingRow): PendingMessage => ({
-  key: row.key,
-  content: row.content,
-  attempts: row.attempts,
-  ...(row.previous !== null ? { previous: row.previous } : {}),
-  ...(row.next !== null ? { next: row.next } : {}),
-});
+export const toPendingMessage = (row: PendingRow): PendingMessage => ({ key: row.key, content: row.content, attempts: row.attempts });
 
 /** (message, neighbour) rows, in order, as each message's list of neighbours. */
 export function groupNeighbours(rows: ReadonlyArray<{ key: number; neighbour: number }>): Map<number, number[]> {

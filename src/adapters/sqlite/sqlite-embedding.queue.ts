@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
-import { toPendingMessage } from '../sql/rows.js';
+import { toPendingMessage, type PendingRow } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -35,14 +35,11 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
    */
   async claimPending(limit: number, _leaseMs: number): Promise<PendingMessage[]> {
     const rows = this.statements.get(`
-      SELECT m.seq AS key, m.content, m.embedding_attempts AS attempts,
-             prev.content AS previous, next.content AS next
+      SELECT m.seq AS key, m.content, m.embedding_attempts AS attempts
       FROM messages m
-      LEFT JOIN messages prev ON prev.conversation_id = m.conversation_id AND prev.position = m.position - 1
-      LEFT JOIN messages next ON next.conversation_id = m.conversation_id AND next.position = m.position + 1
       WHERE m.embedding_status = 'pending' AND ${USES_PENDING_INDEX}
       ORDER BY m.seq
-      LIMIT ?`).all(limit) as Array<{ key: number; content: string; attempts: number; previous: string | null; next: string | null }>;
+      LIMIT ?`).all(limit) as PendingRow[];
     return rows.map(toPendingMessage);
   }
 
