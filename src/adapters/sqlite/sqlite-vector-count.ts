@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { SearchFilter } from '../../domain/search.js';
-import type { SqlFragment } from '../sql/filter-sql.js';
-import { folderSubtree, searchFilterWhere } from '../sql/filter-sql.js';
+import { folderSubtree, searchFilterWhere, type SqlFragment } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 import { UntilWriteMemo } from './until-write-memo.js';
 
