@@ -1,13 +1,13 @@
 /**
  * HNSW graph parameters against the exact re-rank (issue 16): builds one usearch index per
  * connectivity / expansion_add setting from the same stored f32 vectors of a memsvc SQLite store, as the
- * index thread does (f16, slices of 32, one thread), then asks held-out stored vectors for `candidates`
- * neighbours, re-ranks them exactly with the f32 vectors (as sqlite-vector-search.ts does) and compares
+ * index thread does (i8 by default, or --quantization f16; slices of 32, one thread), then asks held-out
+ * stored vectors for `candidates` neighbours, re-ranks them exactly with the f32 vectors (as sqlite-vector-search.ts does) and compares
  * the top 10 with an exact scan over every indexed vector. Prints CPU a vector for the build, recall@10
  * and the index search's p50 / p95 (wall and CPU), with the load average beside each line.
  *
  *   npx tsx scripts/hnsw-params-probe.ts --db /tmp/perf-probe-100k/memsvc.db --vectors 40000 --queries 100 \
- *     --configs 32/200/128,16/64/128,16/100/128 --candidates 116,232 [--questions]
+ *     --configs 32/200/128,16/64/128,16/100/128 --candidates 116,232 [--questions] [--quantization i8|f16]
  *
  * The store is opened read-only; seed one with `scripts/perf-probe.ts --phase seed`.
  */
@@ -21,6 +21,7 @@ import { blobToVector } from '../src/adapters/sqlite/sqlite-embedding.queue.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { DEFAULT_HNSW_PARAMETERS, SCALAR_KINDS, type IndexQuantization } from '../src/adapters/vector/usearch-vector.index.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,12 +46,10 @@ const candidateCounts = option('candidates', '116').split(',').map(Number);
 // --questions: the bench's natural-language questions, plus short queries of the corpus's topic words (--queries
 // in all), embedded with the builtin embedder, instead of held-out stored vectors.
 const questions = process.argv.includes('--questions');
-// --quantization f16|i8|bf16|f32: the scalar kind the graph stores its vectors as (the service's index_quantization).
-const quantization = option('quantization', 'f16');
-const scalarKind = ({ f32: usearch.ScalarKind.F32, f16: usearch.ScalarKind.F16, bf16: usearch.ScalarKind.BF16, i8: usearch.ScalarKind.I8 } as Record<string, (typeof usearch.ScalarKind)[keyof typeof usearch.ScalarKind]>)[quantization];
-if (scalarKind === undefined) throw new Error(`--quantization: f32, f16, bf16 or i8, not ${quantization}`);
-// --threads N: threads for each slice's add (the index thread uses 1).
-const addThreads = Number(option('threads', '1'));
+// --quantization i8|f16: how the graph stores its vectors (the service's search.index_quantization).
+const quantization = option('quantization', DEFAULT_HNSW_PARAMETERS.quantization);
+if (!Object.hasOwn(SCALAR_KINDS, quantization)) throw new Error(`--quantization: ${Object.keys(SCALAR_KINDS).join(' or ')}, not ${quantization}`);
+const scalarKind = SCALAR_KINDS[quantization as IndexQuantization];
 
 
 const db = new Database(dbFile, { readonly: true });
@@ -85,7 +84,7 @@ for (const config of configs) {
     const slice = stored.slice(start, start + 32);
     const matrix = new Float32Array(slice.length * dimension);
     slice.forEach((item, i) => matrix.set(item.vector, i * dimension));
-    index.add(new BigUint64Array(slice.map((item) => BigInt(item.key))), matrix, addThreads);
+    index.add(new BigUint64Array(slice.map((item) => BigInt(item.key))), matrix, 1);
   }
   const buildCpu = cpuUs(cpu0);
   const buildWall = performance.now() - wall0;
@@ -93,7 +92,7 @@ for (const config of configs) {
   index.save(join(saveDir, 'index.usearch'));
   const fileBytes = statSync(join(saveDir, 'index.usearch')).size;
   rmSync(saveDir, { recursive: true, force: true });
-  console.log(`${quantization}, ${addThreads} thread(s), M ${config.connectivity} / add ${config.expansionAdd} / search ${config.expansionSearch}: build ` +
+  console.log(`${quantization}, M ${config.connectivity} / add ${config.expansionAdd} / search ${config.expansionSearch}: build ` +
     `${(buildCpu / stored.length).toFixed(0)} µs CPU a vector, ${(buildWall / 1000).toFixed(1)} s wall, ` +
     `saved file ${(fileBytes / stored.length).toFixed(0)} B a vector, load ${loadBefore} -> ${load()}`);
   for (const candidates of candidateCounts) {

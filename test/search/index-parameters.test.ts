@@ -101,6 +101,28 @@ describe('HNSW graph parameters', () => {
     }
   });
 
+  test('a meta file naming an unknown quantization is an unreadable graph: it starts empty and is rebuilt, not a failed index', async () => {
+    const indexDir = join(dir, 'odd-meta');
+    const first = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS);
+    assert.equal(await first.loaded, false);
+    await first.add(keys, keys.map(vectorOf));
+    await first.save();
+    await first.close();
+    const metaFile = join(indexDir, 'vectors.meta.json');
+    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), quantization: 'bf16' }));
+
+    const reopened = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS);
+    try {
+      assert.equal(await reopened.loaded, false);
+      assert.equal(reopened.size(), 0);
+      assert.equal((await reopened.graphParameters()).quantization, 'i8');
+      await reopened.add(keys, keys.map(vectorOf));
+      assert.equal((await reopened.search(vectorOf(150), 1))[0]?.key, 150);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
     const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16' });

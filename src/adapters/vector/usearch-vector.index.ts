@@ -15,15 +15,19 @@ interface IndexMeta {
   size: number;
   /** The graph's connectivity (M) as built; informative: usearch's saved file carries it. */
   connectivity?: number;
-  /** The scalar kind the graph stores vectors as; absent in files saved before it was configurable (f16). */
-  quantization?: IndexQuantization;
+  /** The scalar kind the graph stores vectors as (read back unchecked); absent in files saved before it was configurable. */
+  quantization?: string;
 }
 
-/** How the graph stores each vector: the stored f32 vectors re-rank its candidates exactly either way. */
-export const INDEX_QUANTIZATIONS = ['i8', 'f16'] as const;
-export type IndexQuantization = (typeof INDEX_QUANTIZATIONS)[number];
+/** How the graph can store each vector (search.index_quantization): the stored f32 vectors re-rank its candidates exactly either way. */
+export const SCALAR_KINDS = { i8: usearch.ScalarKind.I8, f16: usearch.ScalarKind.F16 } as const satisfies Record<string, ScalarKind>;
+export type IndexQuantization = keyof typeof SCALAR_KINDS;
 
-const SCALAR_KINDS: Record<IndexQuantization, ScalarKind> = { i8: usearch.ScalarKind.I8, f16: usearch.ScalarKind.F16 };
+/** A meta file's quantization: absent in graphs saved before it was configurable (f16); null if unknown. */
+function savedQuantization(meta: IndexMeta): IndexQuantization | null {
+  const value = meta.quantization ?? 'f16';
+  return Object.hasOwn(SCALAR_KINDS, value) ? (value as IndexQuantization) : null;
+}
 
 /** HNSW graph parameters (config search.index_*). */
 export interface HnswParameters {
@@ -81,8 +85,10 @@ export class UsearchVectorIndex {
   ): { index: UsearchVectorIndex; loaded: boolean } {
     mkdirSync(dir, { recursive: true });
     const meta = readMeta(join(dir, META_FILE));
-    if (meta?.model === model && meta.dimension === dimension && existsSync(join(dir, INDEX_FILE))) {
-      const saved = new UsearchVectorIndex(dir, model, dimension, parameters, meta.quantization ?? 'f16');
+    // A meta file naming a quantization this version does not know is as unreadable as a damaged graph.
+    const quantization = meta && savedQuantization(meta);
+    if (meta && quantization && meta.model === model && meta.dimension === dimension && existsSync(join(dir, INDEX_FILE))) {
+      const saved = new UsearchVectorIndex(dir, model, dimension, parameters, quantization);
       try {
         saved.index.load(join(dir, INDEX_FILE));
         return { index: saved, loaded: true };
