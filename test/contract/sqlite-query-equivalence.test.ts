@@ -109,6 +109,16 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
       assert.notEqual(excluded, null, JSON.stringify(filter));
       assert.ok(vectors - excluded! <= admitted(filter), `${JSON.stringify(filter)}: ${vectors} - ${excluded} <= ${admitted(filter)}`);
     }
+    // What vector search sizes its candidates by: past the cap, never more than the filter truly admits.
+    for (const filter of FILTERS) {
+      const truth = admitted(filter);
+      const cap = 5;
+      const estimate = counter.admitted(filter, cap, vectors);
+      assert.ok(estimate <= truth, `${JSON.stringify(filter)}: ${estimate} <= ${truth}`);
+      if (truth < cap) assert.equal(estimate, truth, `${JSON.stringify(filter)} below the cap is counted exactly`);
+    }
+    const broad = counter.admitted({ archived: false }, 5, vectors);
+    assert.ok(broad > 5 && broad <= admitted({ archived: false }), `archived: false says more than its cap: ${broad}`);
     // Two folders that do not nest: nothing is counted twice, and only messages not embedded yet loosen the bound.
     const disjoint: SearchFilter = { excludedFolders: ['/home', '/travel'] };
     const pendingLeftOut = db.prepare(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id

@@ -1,6 +1,5 @@
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
-import { toPendingMessage, type PendingRow } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -17,7 +16,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
   constructor(private readonly pool: Pool) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
-    const { rows } = await this.pool.query<PendingRow>(`
+    const { rows } = await this.pool.query<PendingMessage>(`
       WITH claimed AS (
         UPDATE messages SET claimed_until = now() + $2 * interval '1 millisecond'
         WHERE seq IN (
@@ -27,7 +26,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
           FOR UPDATE SKIP LOCKED)
         RETURNING seq, content, embedding_attempts)
       SELECT seq AS key, content, embedding_attempts AS attempts FROM claimed ORDER BY seq`, [limit, leaseMs]);
-    return rows.map(toPendingMessage);
+    return rows;
   }
 
   /** Only messages still pending turn done: a batch another replica finished first (after a lapsed lease) is not counted twice. */

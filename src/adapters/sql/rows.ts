@@ -1,6 +1,5 @@
 import type { Conversation, ConversationStatus, EmbeddingStatus, Message, MessageRole } from '../../domain/conversation.js';
 import type { MessageHit } from '../../domain/search.js';
-import type { PendingMessage } from '../../ports/embedding-queue.js';
 
 /** Rows as the SQL drivers return them (same columns in SQLite and Postgres), and their mapping to domain objects. */
 export interface ConversationRow {
@@ -95,15 +94,6 @@ export function toHit(row: HitRow): MessageHit {
     position: row.position,
   };
 }
-
-/** A pending message, as both drivers' queues select it. */
-export interface PendingRow {
-  key: number;
-  content: string;
-  attempts: number;
-}
-
-export const toPendingMessage = (row: PendingRow): PendingMessage => ({ key: row.key, content: row.content, attempts: row.attempts });
 
 /** (message, neighbour) rows, in order, as each message's list of neighbours. */
 export function groupNeighbours(rows: ReadonlyArray<{ key: number; neighbour: number }>): Map<number, number[]> {

@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
-import { toPendingMessage, type PendingRow } from '../sql/rows.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -34,13 +33,12 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
    * a claim needs no lease here: pending messages are simply read in order.
    */
   async claimPending(limit: number, _leaseMs: number): Promise<PendingMessage[]> {
-    const rows = this.statements.get(`
+    return this.statements.get(`
       SELECT m.seq AS key, m.content, m.embedding_attempts AS attempts
       FROM messages m
       WHERE m.embedding_status = 'pending' AND ${USES_PENDING_INDEX}
       ORDER BY m.seq
-      LIMIT ?`).all(limit) as PendingRow[];
-    return rows.map(toPendingMessage);
+      LIMIT ?`).all(limit) as PendingMessage[];
   }
 
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {

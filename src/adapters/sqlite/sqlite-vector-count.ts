@@ -30,6 +30,18 @@ export class EmbeddedMatchCounter {
       () => countEmbeddedMatching(this.statements, filter, limit));
   }
 
+  /**
+   * How many of `total` stored vectors the filter admits, counted up to `cap`. When the count reaches the cap,
+   * a filter made only of exclusions says how much more it admits by counting what it leaves out: context
+   * assembly's `archived: false` admits nearly everything, which a capped count cannot tell.
+   */
+  admitted(filter: SearchFilter, cap: number, total: number): number {
+    const counted = this.count(filter, cap);
+    if (counted < cap) return counted;
+    const excluded = this.excluded(filter, total - counted + 1);
+    return excluded === null ? counted : Math.max(counted, total - excluded);
+  }
+
   /** countExcluded, remembered until the database changes. */
   excluded(filter: SearchFilter, limit: number): number | null {
     const parts = exclusionParts(filter);

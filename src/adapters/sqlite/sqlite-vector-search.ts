@@ -51,14 +51,9 @@ export class SqliteVectorSearch implements VectorSearch {
     let matching = size;
     if (hasFilter(filter)) {
       const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
-      matching = Math.max(1, this.counter.count(filter, cap));
+      matching = Math.max(1, this.counter.admitted(filter, cap, size));
       if (matching <= this.exactMaxCandidates) {
         return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
-      }
-      if (matching >= cap) {
-        // The count stopped at its cap: a filter of exclusions can say how much more it admits.
-        const excluded = this.counter.excluded(filter, size - matching + 1);
-        if (excluded !== null) matching = Math.max(matching, size - excluded);
       }
     }
     const found = await index.search(vector, indexCandidates(depth, size, matching));
