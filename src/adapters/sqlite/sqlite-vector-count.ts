@@ -72,7 +72,7 @@ function exclusionParts(filter: SearchFilter): SqlFragment[] | null {
  * context assembly's `archived: false` admits more than a count capped for speed can say; this says how much
  * more, cheaply, when little is excluded.
  */
-export function countExcluded(statements: StatementCache, parts: readonly SqlFragment[], limit: number): number {
+function countExcluded(statements: StatementCache, parts: readonly SqlFragment[], limit: number): number {
   let excluded = 0;
   for (const part of parts) {
     excluded += statements.get(`SELECT count(*) FROM (
