@@ -51,7 +51,9 @@ describe('npm start (controller + bridge processes)', () => {
     await waitFor(() => api('GET', '/api/v1/embeddings/status'), { what: 'the one message embedded and searchable', until: (s) => s.body.searchable && s.body.done === 1, timeoutMs: 90_000 });
     const found = await api('POST', '/api/v1/query', { query: 'kitten napping on a computer', mode: 'semantic', limit: 1 });
     assert.equal(found.body.results[0].conversation_id, created.body.id);
-    const health = await api('GET', '/health');
+    // /health is cached for a moment: the answer from before the first embedding may still be served.
+    const health = await waitFor(() => api('GET', '/health'),
+      { what: '/health naming the model', until: (h) => h.body.checks.vector_store.model !== null, timeoutMs: 30_000 });
     assert.equal(health.body.checks.llm_bridge.status, 'ok');
     assert.equal((await fetch(`${bridgeUrl}/health`)).status, 200, 'the bridge runs as its own process');
     assert.equal(health.body.checks.vector_store.model, 'builtin-hybrid-v1');
