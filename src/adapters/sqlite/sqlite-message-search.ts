@@ -25,6 +25,13 @@ function plainTerms(query: FullTextQuery): string[] | null {
   return terms;
 }
 
+/**
+ * A rowid bound for messages_fts. better-sqlite3 binds every JS number as a REAL, and FTS5 uses a rowid
+ * bound only when it is an INTEGER: given a REAL, it walks the term's whole doclist and SQLite filters
+ * the rows afterwards (54 ms against 1.6 ms to bound "the" to its newest 20,000 matches in a 1M-row table).
+ */
+const KEY_PARAM = 'CAST(? AS INTEGER)';
+
 /** Under a filter, the best count x this matches are ranked before the filter is applied (see fullText). */
 const FILTER_AFTER_FACTOR = 2;
 
@@ -62,12 +69,12 @@ export class SqliteMessageSearch implements MessageSearchReader {
         FROM messages_fts f
         JOIN messages m ON m.seq = f.rowid
         JOIN conversations c ON c.id = m.conversation_id
-        WHERE messages_fts MATCH ? AND f.rowid >= ? AND ${where.sql}
+        WHERE messages_fts MATCH ? AND f.rowid >= ${KEY_PARAM} AND ${where.sql}
         ORDER BY score DESC, f.rowid
         LIMIT ?`).all(expression, fromKey, ...where.params, count) as ScoredKey[];
       const scored = (fromKey: number, count: number) => this.statements.get(`
         SELECT rowid AS key, -${bm25} AS score FROM messages_fts
-        WHERE messages_fts MATCH ? AND rowid >= ?
+        WHERE messages_fts MATCH ? AND rowid >= ${KEY_PARAM}
         ORDER BY score DESC, rowid
         LIMIT ?`).all(expression, fromKey, count) as ScoredKey[];
       // Joining every match to its conversation costs more than scoring it. Most filters (archived: false,
@@ -167,7 +174,7 @@ export class SqliteMessageSearch implements MessageSearchReader {
       if (Math.abs(ratio - 1) <= RATIO_TOLERANCE) continue;
       // FTS5 narrows a MATCH by a rowid range but not by a rowid list (measured): scan the range, keep the candidates.
       const scores = this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
-        WHERE messages_fts MATCH ? AND rowid BETWEEN ? AND ?`).all(match, low, high) as ScoredKey[];
+        WHERE messages_fts MATCH ? AND rowid BETWEEN ${KEY_PARAM} AND ${KEY_PARAM}`).all(match, low, high) as ScoredKey[];
       terms.push({ ratio, scores });
     }
     return rescoreForScope(candidates, terms, limit);
