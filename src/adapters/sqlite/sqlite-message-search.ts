@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
-import type { FullTextQuery } from '../../domain/full-text-query.js';
+import { positiveTerms, type FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { toFts5Match } from './sqlite-fts-query.js';
+import { allPhrases, DENSE_SCORE, densePhrases, isAnyOfPhrases, type Phrase } from './sqlite-dense-phrases.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { bm25Idf, RATIO_TOLERANCE, rescoreForScope, type TermEvidence } from './scoped-term-statistics.js';
@@ -54,56 +55,11 @@ export class SqliteMessageSearch implements MessageSearchReader {
 
   async fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
     Promise<ScoredKey[]> {
-    const where = searchFilterWhere(filter);
-    const match = toFts5Match(query);
-    const weight = Number(options.contextWeight);
-    // Without context, the column filter keeps matches to the message's own words.
-    const expression = weight > 0 ? match : `content : (${match})`;
-    const bm25 = `bm25(messages_fts, 1.0, ${weight > 0 ? weight : 0})`;
     try {
-      const filtered = hasFilter(filter);
-      // bm25() is lower-is-better and negative; negate it so scores grow with relevance. Ordering by the
-      // alias computes it once a row.
-      const scoredThenFiltered = (fromKey: number, count: number) => this.statements.get(`
-        SELECT f.rowid AS key, -${bm25} AS score
-        FROM messages_fts f
-        JOIN messages m ON m.seq = f.rowid
-        JOIN conversations c ON c.id = m.conversation_id
-        WHERE messages_fts MATCH ? AND f.rowid >= ${KEY_PARAM} AND ${where.sql}
-        ORDER BY score DESC, f.rowid
-        LIMIT ?`).all(expression, fromKey, ...where.params, count) as ScoredKey[];
-      const scored = (fromKey: number, count: number) => this.statements.get(`
-        SELECT rowid AS key, -${bm25} AS score FROM messages_fts
-        WHERE messages_fts MATCH ? AND rowid >= ${KEY_PARAM}
-        ORDER BY score DESC, rowid
-        LIMIT ?`).all(expression, fromKey, count) as ScoredKey[];
-      // Joining every match to its conversation costs more than scoring it. Most filters (archived: false,
-      // a large folder) admit most matches: rank without the join, then filter the best few. Only when too
-      // few of those pass is every match joined and filtered first; either way the result is the same.
-      const ranked = (fromKey: number, count: number): ScoredKey[] => {
-        if (!filtered) return scored(fromKey, count);
-        const pool = scored(fromKey, count * FILTER_AFTER_FACTOR);
-        const admitted = new Set(this.admitted(pool.map((item) => item.key), where));
-        const kept = pool.filter((item) => admitted.has(item.key));
-        return kept.length >= count || pool.length < count * FILTER_AFTER_FACTOR ? kept.slice(0, count) : scoredThenFiltered(fromKey, count);
-      };
-      // A very common word matches a large share of the store: score only its newest matches,
-      // found by walking the index backwards without scoring. Rarer queries are scored in full.
-      const boundary = this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
-        ORDER BY rowid DESC LIMIT 1 OFFSET ?`).pluck().get(expression, this.maxScored - 1) as number | undefined;
-      // A scope holding most of the store has nearly the store's statistics: not worth rescoring.
-      const terms = options.scopedStatistics && filtered && !this.holdsMostOfStore(filter) ? plainTerms(query) : null;
-      // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
-      const depth = terms ? limit * SCOPED_CANDIDATES_FACTOR : limit;
-      let candidates: ScoredKey[];
-      if (boundary === undefined) candidates = ranked(0, depth);
-      else {
-        const bounded = ranked(boundary, depth);
-        // A filter may leave too few of those: then the whole match set is scored after all.
-        candidates = bounded.length >= depth ? bounded : ranked(0, depth);
-      }
-      const termMatch = (term: string) => (weight > 0 ? `"${term}"` : `content : ("${term}")`);
-      return terms ? this.rescoreForScope(terms.map(termMatch), filter, candidates, bm25, limit) : candidates;
+      const column = this.columnOf(options);
+      const dense = densePhrases(this.statements, allPhrases(query), (phrase) => column(toFts5Match(phrase)), this.maxScored);
+      if (dense.size === 0) return this.ranked(query, filter, limit, options);
+      return this.rankedAroundDense(query, dense, filter, limit, options);
     } catch (error) {
       // The query was parsed and rendered from tokens only; FTS5 refusing it would be our bug, but it is still the query's.
       const message = (error as Error).message;
@@ -112,6 +68,121 @@ export class SqliteMessageSearch implements MessageSearchReader {
       }
       throw error;
     }
+  }
+
+  /** Without context, the column filter keeps matches to the message's own words. */
+  private columnOf(options: FullTextOptions): (match: string) => string {
+    return Number(options.contextWeight) > 0 ? (match) => match : (match) => `content : (${match})`;
+  }
+
+  /**
+   * A query naming dense phrases (sqlite-dense-phrases.ts), ranked by its other positive phrases, which is
+   * bm25() less only the dense phrases' floored share: their matches come first, best first; then, up to
+   * `limit`, the newest matches that hold only dense phrases, all with FTS5's floor score (DENSE_SCORE).
+   */
+  private rankedAroundDense(query: FullTextQuery, dense: ReadonlySet<Phrase>, filter: SearchFilter, limit: number,
+    options: FullTextOptions): ScoredKey[] {
+    const expression = this.columnOf(options)(toFts5Match(query));
+    const informative = positiveTerms(query).filter((phrase) => !dense.has(phrase));
+    let ranking: ScoredKey[] = [];
+    if (informative.length > 0) {
+      const scoring: FullTextQuery = informative.length === 1 ? informative[0]! : { kind: 'or', items: informative };
+      if (isAnyOfPhrases(query)) ranking = this.ranked(scoring, filter, limit, options);
+      else {
+        // An AND or NOT: a match of the informative phrases must still match the whole query.
+        const pool = this.ranked(scoring, filter, this.maxScored, options);
+        const members = new Set(this.matchesBetween(expression, pool.map((item) => item.key)));
+        ranking = pool.filter((item) => members.has(item.key)).slice(0, limit);
+      }
+    }
+    if (ranking.length >= limit) return ranking;
+    const seen = new Set(ranking.map((item) => item.key));
+    const newest = this.newestMatches(expression, filter, limit + seen.size).filter((key) => !seen.has(key));
+    return [...ranking, ...newest.slice(0, limit - ranking.length).map((key) => ({ key, score: DENSE_SCORE }))];
+  }
+
+  /** The keys of the expression's matches from the lowest to the highest of `keys` (no scoring, so no counting). */
+  private matchesBetween(expression: string, keys: readonly number[]): number[] {
+    if (keys.length === 0) return [];
+    return this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+      AND rowid BETWEEN ${KEY_PARAM} AND ${KEY_PARAM}`).pluck()
+      .all(expression, Math.min(...keys), Math.max(...keys)) as number[];
+  }
+
+  /**
+   * The newest `count` matches the filter admits. Under a filter, the newest `maxScored` matches are tried
+   * first; only if too few of them pass is every match walked.
+   */
+  private newestMatches(expression: string, filter: SearchFilter, count: number): number[] {
+    if (!hasFilter(filter)) {
+      return this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?`)
+        .pluck().all(expression, count) as number[];
+    }
+    const where = searchFilterWhere(filter);
+    const walk = (fromKey: number) => this.statements.get(`SELECT f.rowid FROM messages_fts f
+      CROSS JOIN messages m ON m.seq = f.rowid CROSS JOIN conversations c ON c.id = m.conversation_id
+      WHERE messages_fts MATCH ? AND f.rowid >= ${KEY_PARAM} AND ${where.sql}
+      ORDER BY f.rowid DESC LIMIT ?`).pluck().all(expression, fromKey, ...where.params, count) as number[];
+    const boundary = this.nthNewest(expression, this.maxScored);
+    if (boundary === undefined) return walk(0);
+    const bounded = walk(boundary);
+    return bounded.length >= count ? bounded : walk(0);
+  }
+
+  /** The key of the expression's nth newest match, found by walking its index backwards without scoring. */
+  private nthNewest(expression: string, n: number): number | undefined {
+    return this.statements.get(`SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+      ORDER BY rowid DESC LIMIT 1 OFFSET ?`).pluck().get(expression, n - 1) as number | undefined;
+  }
+
+  /** BM25 ranking of the query's matches, best first, at most `limit` (the newest `maxScored` when there are more). */
+  private ranked(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions): ScoredKey[] {
+    const where = searchFilterWhere(filter);
+    const weight = Number(options.contextWeight);
+    const column = this.columnOf(options);
+    const expression = column(toFts5Match(query));
+    const bm25 = `bm25(messages_fts, 1.0, ${weight > 0 ? weight : 0})`;
+    const filtered = hasFilter(filter);
+    // bm25() is lower-is-better and negative; negate it so scores grow with relevance. Ordering by the
+    // alias computes it once a row.
+    const scoredThenFiltered = (fromKey: number, count: number) => this.statements.get(`
+      SELECT f.rowid AS key, -${bm25} AS score
+      FROM messages_fts f
+      JOIN messages m ON m.seq = f.rowid
+      JOIN conversations c ON c.id = m.conversation_id
+      WHERE messages_fts MATCH ? AND f.rowid >= ${KEY_PARAM} AND ${where.sql}
+      ORDER BY score DESC, f.rowid
+      LIMIT ?`).all(expression, fromKey, ...where.params, count) as ScoredKey[];
+    const scored = (fromKey: number, count: number) => this.statements.get(`
+      SELECT rowid AS key, -${bm25} AS score FROM messages_fts
+      WHERE messages_fts MATCH ? AND rowid >= ${KEY_PARAM}
+      ORDER BY score DESC, rowid
+      LIMIT ?`).all(expression, fromKey, count) as ScoredKey[];
+    // Joining every match to its conversation costs more than scoring it. Most filters (archived: false,
+    // a large folder) admit most matches: rank without the join, then filter the best few. Only when too
+    // few of those pass is every match joined and filtered first; either way the result is the same.
+    const rankedFrom = (fromKey: number, count: number): ScoredKey[] => {
+      if (!filtered) return scored(fromKey, count);
+      const pool = scored(fromKey, count * FILTER_AFTER_FACTOR);
+      const admitted = new Set(this.admitted(pool.map((item) => item.key), where));
+      const kept = pool.filter((item) => admitted.has(item.key));
+      return kept.length >= count || pool.length < count * FILTER_AFTER_FACTOR ? kept.slice(0, count) : scoredThenFiltered(fromKey, count);
+    };
+    // A very common word matches a large share of the store: score only its newest matches,
+    // found by walking the index backwards without scoring. Rarer queries are scored in full.
+    const boundary = this.nthNewest(expression, this.maxScored);
+    // A scope holding most of the store has nearly the store's statistics: not worth rescoring.
+    const terms = options.scopedStatistics && filtered && !this.holdsMostOfStore(filter) ? plainTerms(query) : null;
+    // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
+    const depth = terms ? limit * SCOPED_CANDIDATES_FACTOR : limit;
+    let candidates: ScoredKey[];
+    if (boundary === undefined) candidates = rankedFrom(0, depth);
+    else {
+      const bounded = rankedFrom(boundary, depth);
+      // A filter may leave too few of those: then the whole match set is scored after all.
+      candidates = bounded.length >= depth ? bounded : rankedFrom(0, depth);
+    }
+    return terms ? this.rescoreForScope(terms.map((term) => column(`"${term}"`)), filter, candidates, bm25, limit) : candidates;
   }
 
   /**
