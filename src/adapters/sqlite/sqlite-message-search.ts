@@ -36,6 +36,9 @@ const KEY_PARAM = 'CAST(? AS INTEGER)';
 /** Under a filter, the best count x this matches are ranked before the filter is applied (see fullText). */
 const FILTER_AFTER_FACTOR = 2;
 
+/** An AND or NOT with a dense phrase: candidates of its other phrases tried first, per requested result. */
+const MEMBERSHIP_FACTOR = 4;
+
 /** Matches scored per full-text query at most (the newest ones); measured by `npm run bench -- scale`. */
 export const FULL_TEXT_MAX_SCORED = 20_000;
 
@@ -89,10 +92,19 @@ export class SqliteMessageSearch implements MessageSearchReader {
       const scoring: FullTextQuery = informative.length === 1 ? informative[0]! : { kind: 'or', items: informative };
       if (isAnyOfPhrases(query)) ranking = this.ranked(scoring, filter, limit, options);
       else {
-        // An AND or NOT: a match of the informative phrases must still match the whole query.
-        const pool = this.ranked(scoring, filter, this.maxScored, options);
-        const members = new Set(this.matchesBetween(expression, pool.map((item) => item.key)));
-        ranking = pool.filter((item) => members.has(item.key)).slice(0, limit);
+        // An AND or NOT: a match of the informative phrases must still match the whole query. Most do (the
+        // dense phrase is in most messages), so a few times the limit is tried before the whole window.
+        const members = (pool: ScoredKey[]) => {
+          const matching = new Set(this.matchesBetween(expression, pool.map((item) => item.key)));
+          return pool.filter((item) => matching.has(item.key));
+        };
+        const depth = Math.min(limit * MEMBERSHIP_FACTOR, this.maxScored);
+        const pool = this.ranked(scoring, filter, depth, options);
+        ranking = members(pool);
+        if (ranking.length < limit && pool.length >= depth && depth < this.maxScored) {
+          ranking = members(this.ranked(scoring, filter, this.maxScored, options));
+        }
+        ranking = ranking.slice(0, limit);
       }
     }
     if (ranking.length >= limit) return ranking;
