@@ -313,22 +313,47 @@ async function queryVectors(bridge: BenchBridge, count: number): Promise<Query[]
 const inFolder = (folder: string, filter: string | null) =>
   filter === null || folder === filter || folder.startsWith(`${filter}/`);
 
-/** Exact top-10 rows by dot product (vectors are unit length) among rows passing the folder filter. */
-function exactTop(corpus: Corpus, query: Float32Array, filter: string | null, k = 10): number[] {
-  const { matrix, dimension } = corpus;
+/** Exact top-10 rows by dot product (vectors are unit length) among rows passing the folder filter, best first. */
+function exactTop(corpus: Corpus, query: Float32Array, filter: string | null, k = 10): Array<{ row: number; score: number }> {
   const best: Array<{ row: number; score: number }> = [];
   for (let row = 0; row < corpus.keys.length; row += 1) {
     if (filter !== null && !inFolder(corpus.folders[row]!, filter)) continue;
-    let dot = 0;
-    const base = row * dimension;
-    for (let j = 0; j < dimension; j += 1) dot += matrix[base + j]! * query[j]!;
-    if (best.length < k || dot > best[best.length - 1]!.score) {
-      best.push({ row, score: dot });
+    const score = dot(corpus, row, query);
+    if (best.length < k || score > best[best.length - 1]!.score) {
+      best.push({ row, score });
       best.sort((a, b) => b.score - a.score);
       if (best.length > k) best.pop();
     }
   }
-  return best.map((item) => item.row);
+  return best;
+}
+
+function dot(corpus: Corpus, row: number, query: Float32Array): number {
+  const { matrix, dimension } = corpus;
+  let sum = 0;
+  const base = row * dimension;
+  for (let j = 0; j < dimension; j += 1) sum += matrix[base + j]! * query[j]!;
+  return sum;
+}
+
+/**
+ * Recall@10 of one answer against the exact top 10, two ways. `strict`: the share of the exact scan's own
+ * ten that the answer holds. `ties`: the share of the answer that is as close to the query as the exact
+ * 10th (to float rounding), as ann-benchmarks counts: the generated corpus repeats its small vocabulary, so
+ * at 1M many messages embed to the same vector, and which ten of equals the scan keeps is arbitrary.
+ */
+function recallOf(corpus: Corpus, query: Float32Array, exact: Array<{ row: number; score: number }>, found: string[]):
+  { strict: number; ties: number } {
+  if (exact.length === 0) return { strict: 1, ties: 1 };
+  const ids = new Set(exact.map((item) => corpus.ids[item.row]!));
+  const tenth = exact[exact.length - 1]!.score - 1e-6;
+  const top = found.slice(0, exact.length);
+  const strict = top.filter((id) => ids.has(id)).length / exact.length;
+  const ties = top.filter((id) => {
+    const row = corpus.idToRow.get(id);
+    return row !== undefined && dot(corpus, row, query) >= tenth;
+  }).length / exact.length;
+  return { strict, ties };
 }
 
 function exactBaselines(corpus: Corpus, queries: Query[], file: string): Measurement[] {
@@ -377,20 +402,23 @@ async function semanticRows(context: ScenarioContext, client: HttpClient, corpus
       expectStatus: 200, request: (i) => ({ method: 'POST', path: '/api/v1/query', body: bodies[i % bodies.length]! }),
     });
     let recall = 0;
+    let recallTies = 0;
     let exactMs = 0;
     for (const query of queries) {
       const response = JSON.parse((await client.request('POST', '/api/v1/query', body(query.text))).body) as
         { results: Array<{ message_id: string }> };
       const t0 = performance.now();
-      const exact = new Set(exactTop(corpus, query.vector, folder).map((row) => corpus.ids[row]!));
+      const exact = exactTop(corpus, query.vector, folder);
       exactMs += performance.now() - t0;
-      const found = response.results.filter((hit) => exact.has(hit.message_id)).length;
-      recall += exact.size === 0 ? 1 : found / exact.size;
+      const { strict, ties } = recallOf(corpus, query.vector, exact, response.results.map((hit) => hit.message_id));
+      recall += strict;
+      recallTies += ties;
     }
     const matching = folder === null ? corpus.keys.length : corpus.folders.filter((f) => inFolder(f, folder)).length;
     rows.push({
       group: 'semantic', name: `POST /query semantic, ${share} (${matching} vectors)`, ...latency,
-      note: `recall@10 vs exact = ${round(recall / queries.length, 3)} over ${queries.length} queries; ` +
+      note: `recall@10 vs exact = ${round(recall / queries.length, 3)} (counting ties with the exact 10th: ` +
+        `${round(recallTies / queries.length, 3)}) over ${queries.length} queries; ` +
         `exact JS scan of the same candidates ${round(exactMs / queries.length, 1)} ms a query`,
     });
   }
