@@ -10,6 +10,7 @@ import { searchFilterWhere } from '../../src/adapters/sql/filter-sql.js';
 import { parseFullTextQuery } from '../../src/domain/full-text-query.js';
 import { toFts5Match } from '../../src/adapters/sqlite/sqlite-fts-query.js';
 import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
+import { migrate, MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { StatementCache } from '../../src/adapters/sqlite/sqlite-statements.js';
 import { countEmbeddedMatching, EmbeddedMatchCounter } from '../../src/adapters/sqlite/sqlite-vector-count.js';
 import type { Storage } from '../../src/ports/storage.js';
@@ -192,5 +193,84 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
       const summed = db.prepare(`SELECT coalesce(sum(c.message_count), 0) FROM conversations c WHERE ${where.sql}`).pluck().get(...where.params);
       assert.equal(summed, counted, JSON.stringify(filter));
     }
+  });
+});
+
+/**
+ * The embedding state counts (migration 5's triggers) behind the pending count of every search, /embeddings/status,
+ * /stats and /metrics: after every kind of change they equal a count of the messages' states, and a store that
+ * predates them starts from its true counts.
+ */
+describe('sqlite: the embedding state counts follow every change', () => {
+  let dir: string;
+  let storage: Storage;
+  let db: Database;
+  const plain = () => {
+    const rows = db.prepare('SELECT embedding_status AS status, count(*) AS n FROM messages GROUP BY 1').all() as Array<{ status: string; n: number }>;
+    const counts = { pending: 0, done: 0, failed: 0 };
+    for (const row of rows) counts[row.status as keyof typeof counts] = row.n;
+    return counts;
+  };
+  const check = async (why: string) => {
+    const truth = plain();
+    assert.deepEqual(await storage.embeddings.counts(), truth, why);
+    assert.equal(await storage.embeddings.pendingCount(), truth.pending, why);
+    assert.equal((await storage.conversations.totals()).embeddedMessages, truth.done, why);
+  };
+  const create = (c: number, messages: number) => storage.conversations.create({
+    id: newId(), label: `l${c}`, folder: '/work', importanceScore: 5,
+    messages: Array.from({ length: messages }, (_, i) => ({ role: 'user' as const, content: `message ${c}.${i}`, timestamp: at(c + i) })),
+    now: at(c),
+  }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'memsvc-sqlite-counts-'));
+    storage = openSqliteStorage(dir);
+    db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
+  });
+  after(async () => {
+    db.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('creates, appends, completes, failures, deletes and a reset', async () => {
+    await check('empty store');
+    const first = await create(0, 6);
+    const second = await create(10, 4);
+    await storage.conversations.appendMessages(second.id, [{ role: 'assistant', content: 'appended' }], at(20),
+      { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+    await check('created and appended');
+    assert.equal(plain().pending, 11, 'positive control: the truth counts what was written');
+    await storage.embeddings.recordModel({ model: 'test-model', dimension: 2 });
+    const pending = await storage.embeddings.claimPending(100, 60_000);
+    await storage.embeddings.complete('test-model', pending.slice(0, 5).map((m) => ({ key: m.key, vector: Float32Array.of(1, 0) })));
+    // Completing again (a retried batch) changes no state.
+    await storage.embeddings.complete('test-model', pending.slice(0, 2).map((m) => ({ key: m.key, vector: Float32Array.of(0, 1) })));
+    await check('completed');
+    await storage.embeddings.recordFailure([pending[6]!.key, pending[7]!.key], 'refused', 1);
+    await storage.embeddings.recordFailure([pending[8]!.key], 'refused', 3);
+    await check('failed, and one failure short of its last attempt');
+    // Deleting a conversation removes its messages by cascade.
+    await storage.conversations.delete(first.id);
+    await check('deleted');
+    await storage.embeddings.resetAll();
+    await check('reset');
+    assert.deepEqual(plain(), { pending: 5, done: 0, failed: 0 });
+  });
+
+  test('a store from before the counts starts from its true counts', async () => {
+    const old = join(dir, 'old.db');
+    const raw = new BetterSqlite3(old);
+    migrate(raw, MIGRATIONS.filter((migration) => migration.version < 5));
+    raw.exec(`INSERT INTO conversations (id, label, created_at, updated_at, last_accessed_at) VALUES ('c', 'l', 'now', 'now', 'now')`);
+    const insert = raw.prepare(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, embedding_status)
+      VALUES (?, 'c', ?, 'user', 'text', 'now', ?)`);
+    ['done', 'done', 'done', 'pending', 'pending', 'failed'].forEach((status, i) => insert.run(`m${i}`, i, status));
+    migrate(raw);
+    const counts = Object.fromEntries((raw.prepare('SELECT status, n FROM embedding_counts').all() as Array<{ status: string; n: number }>)
+      .map((row) => [row.status, row.n]));
+    assert.deepEqual(counts, { done: 3, pending: 2, failed: 1 });
+    raw.close();
   });
 });

@@ -139,10 +139,9 @@ export class SqliteConversationStore implements ConversationStore {
   async totals(): Promise<StoreTotals> {
     const row = this.stmt(`SELECT count(*) AS conversations, coalesce(sum(message_count), 0) AS messages
       FROM conversations`).get() as { conversations: number; messages: number };
-    // A message has a stored vector exactly when it is 'done' (see sqlite-vector-count.ts): all messages (a covering
-    // index) less the not-done ones (the pending index), rather than a read of message_vectors' page per vector.
-    const embedded = this.stmt(`SELECT (SELECT count(*) FROM messages)
-      - (SELECT count(*) FROM messages m WHERE m.embedding_status != 'done')`).pluck().get() as number;
+    // A message has a stored vector exactly when it is 'done' (see sqlite-vector-count.ts): the count the
+    // triggers of migration 5 keep, rather than a read of message_vectors' page per vector.
+    const embedded = (this.stmt(`SELECT n FROM embedding_counts WHERE status = 'done'`).pluck().get() as number | undefined) ?? 0;
     return { ...row, embeddedMessages: embedded, storageBytes: this.storageBytes() };
   }
 
