@@ -274,3 +274,60 @@ describe('sqlite: the embedding state counts follow every change', () => {
     raw.close();
   });
 });
+
+/**
+ * Pinned message keys (context assembly's filler) are read conversation by conversation, newest last message
+ * first, stopping early: they equal the plain join's newest first, ties by key, when conversations' messages
+ * interleave in time, arrive out of order, share timestamps, and some conversations are archived.
+ */
+describe('sqlite: pinned message keys give the plain join\'s answer', () => {
+  let dir: string;
+  let storage: Storage;
+  let db: Database;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memsvc-sqlite-pinned-'));
+    storage = openSqliteStorage(dir);
+    for (let c = 0; c < 40; c += 1) {
+      // Minutes cycle through a small range so conversations interleave and timestamps tie across them;
+      // every fifth conversation has a message older than the one before it.
+      const minutes = Array.from({ length: 1 + (c % 9) }, (_, i) => ((c * 13 + i * 7) % 50) + (c % 5 === 0 && i === 1 ? -30 : 0));
+      const conversation = await storage.conversations.create({
+        id: newId(), label: `l${c % 3}`, folder: FOLDERS[c % FOLDERS.length]!, importanceScore: 6 + (c % 5),
+        messages: minutes.map((minute, i) => ({ role: 'user' as const, content: `pinned ${c}.${i}`, timestamp: at(minute) })),
+        now: at(0),
+      }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+      if (c % 7 === 3) await storage.conversations.setStatusMany([conversation.id], 'archived', at(60));
+    }
+    db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
+  });
+  after(async () => {
+    db.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every filter, importance floor and limit', async () => {
+    const filters: SearchFilter[] = [...FILTERS, { archived: false, dateFrom: at(10), dateTo: at(40) }];
+    let compared = 0;
+    for (const filter of filters) {
+      const where = searchFilterWhere(filter);
+      for (const minImportance of [10, 8, 6]) {
+        for (const limit of [0, 1, 2, 3, 7, 20, 1000]) {
+          const plain = db.prepare(`SELECT m.seq FROM conversations c JOIN messages m ON m.conversation_id = c.id
+            WHERE c.importance_score >= ? AND ${where.sql} ORDER BY m.timestamp DESC, m.seq LIMIT ?`)
+            .pluck().all(minImportance, ...where.params, limit) as number[];
+          assert.deepEqual(await storage.context.pinnedMessageKeys(filter, minImportance, limit), plain,
+            `${JSON.stringify(filter)}, importance >= ${minImportance}, limit ${limit}`);
+          if (plain.length > 1) compared += 1;
+        }
+      }
+    }
+    assert.ok(compared > 50, `most cases compare more than one key (${compared})`);
+    // The fixture does what it says: timestamps tie across conversations and a message is older than the one before it.
+    const ties = db.prepare('SELECT count(*) FROM (SELECT timestamp FROM messages GROUP BY timestamp HAVING count(DISTINCT conversation_id) > 1)').pluck().get() as number;
+    const outOfOrder = db.prepare(`SELECT count(*) FROM messages a JOIN messages b ON b.conversation_id = a.conversation_id
+      AND b.position = a.position + 1 WHERE b.timestamp < a.timestamp`).pluck().get() as number;
+    assert.ok(ties > 0 && outOfOrder > 0, `ties ${ties}, out of order ${outOfOrder}`);
+  });
+});

@@ -10,11 +10,12 @@ import type { IndexReply, IndexRequest, SearchReply } from './vector-index.proto
 import { UsearchVectorIndex } from './usearch-vector.index.js';
 
 /**
- * Inserts use every core (up to 4): an HNSW insert is the pipeline's largest cost at a million vectors (about
- * 1 ms of CPU each), so a backlog drains at the speed of the cores rather than of one. Each thread takes 32
- * vectors of a slice; a graph built this way scored recall@10 0.950 at 1,000,000 vectors (bench/RESULTS.md).
+ * Inserts use every core but one (up to 4), which is left to the event loop and the bridge: an HNSW insert is
+ * the pipeline's largest cost at a million vectors (about 1 ms of CPU each). On 2 cores a second insert thread
+ * gained nothing while another process was busy (1,390 against 1,398 vectors/s at 200,000, 10% more CPU a
+ * vector) and took the CPU that storing writes needed (bulk import 11,708 -> 6,558 msgs/s at 1M).
  */
-const ADD_THREADS = Math.max(1, Math.min(4, availableParallelism()));
+const ADD_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
 
 let index: UsearchVectorIndex | null = null;
