@@ -1,7 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { ScoredKey } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
-import { eventLoopBusySince, insertThreads, machineCores } from './insert-threads.js';
 import { startModuleWorker } from './module-worker.js';
 import type { IndexReply, IndexRequest, SearchReply } from './vector-index.protocol.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -16,8 +15,6 @@ export class ThreadedVectorIndex implements VectorIndex {
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private knownSize = 0;
   private failure: Error | null = null;
-  /** The request thread's busy share since the previous insert: how many threads the next one may take. */
-  private readonly eventLoopBusy = eventLoopBusySince();
   /** Resolves once the saved graph is loaded (true) or found missing or stale (false: starts empty). */
   readonly loaded: Promise<boolean>;
 
@@ -65,8 +62,7 @@ export class ThreadedVectorIndex implements VectorIndex {
     if (keys.length === 0) return;
     const matrix = new Float32Array(keys.length * this.dimension);
     vectors.forEach((vector, i) => matrix.set(vector, i * this.dimension));
-    const threads = insertThreads(machineCores(), this.eventLoopBusy());
-    await this.call({ op: 'add', keys: [...keys], matrix, threads }, [matrix.buffer]);
+    await this.call({ op: 'add', keys: [...keys], matrix }, [matrix.buffer]);
   }
 
   async remove(keys: readonly number[]): Promise<void> {

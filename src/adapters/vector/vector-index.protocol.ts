@@ -4,8 +4,7 @@ import type { HnswParameters } from './usearch-vector.index.js';
 export type IndexRequest =
   | { op: 'open'; dir: string; model: string; dimension: number; parameters: HnswParameters }
   | { op: 'parameters' }
-  /** `threads`: how many threads usearch inserts with (insert-threads.ts). */
-  | { op: 'add'; keys: number[]; matrix: Float32Array; threads: number }
+  | { op: 'add'; keys: number[]; matrix: Float32Array }
   | { op: 'remove'; keys: number[] }
   | { op: 'search'; query: Float32Array; k: number }
   | { op: 'missing'; keys: number[] }
