@@ -12,8 +12,9 @@ import { UsearchVectorIndex } from './usearch-vector.index.js';
 /**
  * Inserts use every core but one (up to 4), which is left to the event loop and the bridge: an HNSW insert is
  * the pipeline's largest cost at a million vectors (about 1 ms of CPU each). On 2 cores a second insert thread
- * gained nothing while another process was busy (1,390 against 1,398 vectors/s at 200,000, 10% more CPU a
- * vector) and took the CPU that storing writes needed (bulk import 11,708 -> 6,558 msgs/s at 1M).
+ * gained nothing beside a busy process (1,390 against 1,398 vectors/s at 200,000, 10% more CPU a vector). End to
+ * end at 1M the runs disagree within this machine's noise (bench/RESULTS.md, 2026-11-25): two threads drained
+ * the pipeline at 818 msgs/s against 648, but imported at 6,558 against 7,779 msgs/s.
  */
 const ADD_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
