@@ -168,7 +168,9 @@ async function ingest(context: ScenarioContext, server: BenchServer, client: Htt
   // Reads while the pipeline runs flat out, until every message is searchable: paced at read-rate, one at a time,
   // so that they probe the pipeline's effect on a reader rather than compete with it (a reader that sends the next
   // GET as soon as one answers took 500-2,000 reads/s of the controller's event loop from the pipeline).
-  const readEveryMs = 1000 / context.number('read-rate');
+  const readRate = context.number('read-rate');
+  if (!(readRate > 0)) throw new Error(`--read-rate must be a positive number of reads a second, not ${readRate}`);
+  const readEveryMs = 1000 / readRate;
   const reader = (async () => {
     let nextRead = performance.now();
     let nextStatus = 0;

@@ -18,6 +18,14 @@ import type { Storage } from '../../src/ports/storage.js';
 const T0 = Date.parse('2026-05-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 const FOLDERS = ['/work', '/work/api', '/home', '/home/garden', '/travel'];
+const APPEND_POLICY = { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 };
+
+/** Closes a fixture's read-only handle and its storage, and removes its data dir. */
+async function closeStore(db: Database, storage: Storage, dir: string): Promise<void> {
+  db.close();
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+}
 
 const FILTERS: SearchFilter[] = [
   {}, { archived: false }, { archived: true }, { folder: '/work' }, { folder: '/home/garden' }, { label: 'l1' },
@@ -51,7 +59,7 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
           role: 'user' as const, content: `message ${c}.${i}`, timestamp: at(c * 7 + Math.floor(i / 2)),
         })),
         now: at(c * 7),
-      }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+      }, APPEND_POLICY);
       if (c % 6 === 0) await storage.conversations.setStatusMany([conversation.id], 'archived', at(500));
     }
     await storage.embeddings.recordModel({ model: 'test-model', dimension: 2 });
@@ -62,11 +70,7 @@ describe('sqlite: cheaper reads give the plain queries\' answers', () => {
     await storage.embeddings.recordFailure(pending.filter((_, i) => i % 9 === 0).map((m) => m.key), 'refused', 1);
     db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
   });
-  after(async () => {
-    db.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => closeStore(db, storage, dir));
 
   test('the store has every embedding state the count must tell apart', () => {
     const states = db.prepare('SELECT embedding_status, count(*) AS n FROM messages GROUP BY 1').all() as Array<{ embedding_status: string; n: number }>;
@@ -221,25 +225,21 @@ describe('sqlite: the embedding state counts follow every change', () => {
     id: newId(), label: `l${c}`, folder: '/work', importanceScore: 5,
     messages: Array.from({ length: messages }, (_, i) => ({ role: 'user' as const, content: `message ${c}.${i}`, timestamp: at(c + i) })),
     now: at(c),
-  }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+  }, APPEND_POLICY);
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'memsvc-sqlite-counts-'));
     storage = openSqliteStorage(dir);
     db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
   });
-  after(async () => {
-    db.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => closeStore(db, storage, dir));
 
   test('creates, appends, completes, failures, deletes and a reset', async () => {
     await check('empty store');
     const first = await create(0, 6);
     const second = await create(10, 4);
     await storage.conversations.appendMessages(second.id, [{ role: 'assistant', content: 'appended' }], at(20),
-      { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+      APPEND_POLICY);
     await check('created and appended');
     assert.equal(plain().pending, 11, 'positive control: the truth counts what was written');
     await storage.embeddings.recordModel({ model: 'test-model', dimension: 2 });
@@ -296,16 +296,12 @@ describe('sqlite: pinned message keys give the plain join\'s answer', () => {
         id: newId(), label: `l${c % 3}`, folder: FOLDERS[c % FOLDERS.length]!, importanceScore: 6 + (c % 5),
         messages: minutes.map((minute, i) => ({ role: 'user' as const, content: `pinned ${c}.${i}`, timestamp: at(minute) })),
         now: at(0),
-      }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+      }, APPEND_POLICY);
       if (c % 7 === 3) await storage.conversations.setStatusMany([conversation.id], 'archived', at(60));
     }
     db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
   });
-  after(async () => {
-    db.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => closeStore(db, storage, dir));
 
   test('every filter, importance floor and limit', async () => {
     const filters: SearchFilter[] = [...FILTERS, { archived: false, dateFrom: at(10), dateTo: at(40) }];

@@ -29,6 +29,7 @@ export class SqliteContextReader implements ContextReader {
    * (25 against 1.9 ms for 425 of 9,880 pinned messages in a 1,070,000-message store).
    */
   async pinnedMessageKeys(filter: SearchFilter, minImportance: number, limit: number): Promise<number[]> {
+    if (limit <= 0) return [];
     const where = searchFilterWhere(filter);
     if (filter.dateFrom !== undefined || filter.dateTo !== undefined) {
       // Bounds on the messages themselves: the plain join.
@@ -38,7 +39,6 @@ export class SqliteContextReader implements ContextReader {
         ORDER BY m.timestamp DESC, m.seq
         LIMIT ?`).pluck().all(minImportance, ...where.params, limit) as number[];
     }
-    if (limit <= 0) return [];
     const conversations = this.statements.get(`
       SELECT c.id, c.last_message_at AS newest FROM conversations c
       WHERE c.importance_score >= ? AND ${where.sql}

@@ -4,6 +4,7 @@ import type { Conversation, ConversationStatus, Message, MessageInput } from '..
 import { planAppend } from '../../domain/append-plan.js';
 import { newId } from '../../domain/ids.js';
 import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
+import { messagesInState } from './sqlite-embedding.queue.js';
 import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
@@ -141,7 +142,7 @@ export class SqliteConversationStore implements ConversationStore {
       FROM conversations`).get() as { conversations: number; messages: number };
     // A message has a stored vector exactly when it is 'done' (see sqlite-vector-count.ts): the count the
     // triggers of migration 5 keep, rather than a read of message_vectors' page per vector.
-    const embedded = (this.stmt(`SELECT n FROM embedding_counts WHERE status = 'done'`).pluck().get() as number | undefined) ?? 0;
+    const embedded = messagesInState((sql) => this.stmt(sql), 'done');
     return { ...row, embeddedMessages: embedded, storageBytes: this.storageBytes() };
   }
 

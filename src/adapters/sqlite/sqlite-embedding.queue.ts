@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 
@@ -10,6 +10,11 @@ const MODEL_STATE_KEY = 'embedding_model';
  * `= 'pending'`, and without it every poll of the worker and every pending count scanned all messages.
  */
 const USES_PENDING_INDEX = `m.embedding_status != 'done'`;
+
+/** Messages in one embedding state, from the counts the triggers of migration 5 keep: one row, however long the queue. */
+export function messagesInState(prepare: (sql: string) => Statement, status: keyof EmbeddingCounts): number {
+  return (prepare('SELECT n FROM embedding_counts WHERE status = ?').pluck().get(status) as number | undefined) ?? 0;
+}
 
 export const vectorToBlob = (vector: Float32Array): Buffer =>
   Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -75,7 +80,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async pendingCount(): Promise<number> {
-    return (this.statements.get(`SELECT n FROM embedding_counts WHERE status = 'pending'`).pluck().get() as number | undefined) ?? 0;
+    return messagesInState((sql) => this.statements.get(sql), 'pending');
   }
 
   async oldestPendingTimestamp(): Promise<string | null> {
