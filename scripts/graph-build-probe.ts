@@ -8,6 +8,9 @@
  *   npx tsx scripts/graph-build-probe.ts --messages 1000000 --threads 2 --configs full:64/64/384,s250000:64/64/384
  *   npx tsx scripts/graph-build-probe.ts --messages 100000 --configs full:64/64/384,p128:32/64/256,p256f16:32/64/256
  *
+ * --threads N inserts with usearch's threaded add, in slices of --slice (256) vectors a thread; --shuffle inserts
+ * each slice in a seeded random order. The service inserts 32 a thread a slice on two threads at least.
+ *
  * A config is KIND:M/expansion_add/expansion_search. KIND: `full` (the 768 floats, i8), `pN` (a seeded
  * Gaussian projection to N floats, normalized; i8, or f16 with an `f16` suffix), `sN` (segments of N vectors,
  * each its own graph, searched all and merged by distance).
@@ -34,6 +37,9 @@ const queryCount = Number(option('queries', '100'));
 const configs = option('configs', 'full:64/64/384').split(',');
 const candidateCounts = option('candidates', '116').split(',').map(Number);
 const threads = Number(option('threads', '1'));
+const slicePerThread = Number(option('slice', '256'));
+/** --shuffle: each slice is inserted in a seeded random order rather than in key order. */
+const shuffle = process.argv.includes('--shuffle');
 const DIMENSION = 768;
 
 /** Row i: the builtin vector of the bench corpus's message i (10-message conversations of seed 42, as the scale bench sends). */
@@ -108,16 +114,25 @@ function layoutOf(spec: string): Layout {
   };
 }
 
-/** Inserts every row in key order, in slices of 256 a thread, starting a new graph at each segment boundary. */
+/** Inserts every row in key order, in slices of --slice (256) a thread, starting a new graph at each segment boundary. */
 function build(layout: Layout, data: Float32Array): UsearchIndex[] {
   const segments: UsearchIndex[] = [];
-  const slice = 256 * Math.max(1, threads);
+  const slice = slicePerThread * Math.max(1, threads);
+  const rng = createRng(99);
   for (let start = 0; start < size;) {
     if (start % layout.segmentSize === 0) segments.push(layout.create());
     const end = Math.min(size, start + slice, (Math.floor(start / layout.segmentSize) + 1) * layout.segmentSize);
-    const keys = new BigUint64Array(end - start);
-    for (let i = start; i < end; i += 1) keys[i - start] = BigInt(i);
-    segments[segments.length - 1]!.add(keys, data.subarray(start * layout.dims, end * layout.dims), threads);
+    const order = Array.from({ length: end - start }, (_, i) => start + i);
+    if (shuffle) {
+      for (let i = order.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(rng.next() * (i + 1));
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+    }
+    const keys = new BigUint64Array(order.map((row) => BigInt(row)));
+    const rows = new Float32Array(order.length * layout.dims);
+    order.forEach((row, i) => rows.set(data.subarray(row * layout.dims, (row + 1) * layout.dims), i * layout.dims));
+    segments[segments.length - 1]!.add(keys, rows, threads);
     start = end;
   }
   return segments;

@@ -12,6 +12,7 @@ import { toFts5Match } from '../../src/adapters/sqlite/sqlite-fts-query.js';
 import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
 import { migrate, MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
 import { StatementCache } from '../../src/adapters/sqlite/sqlite-statements.js';
+import { indexAppendedMessages } from '../../src/adapters/sqlite/sqlite-fts-index.js';
 import { countEmbeddedMatching, EmbeddedMatchCounter } from '../../src/adapters/sqlite/sqlite-vector-count.js';
 import type { Storage } from '../../src/ports/storage.js';
 
@@ -325,5 +326,92 @@ describe('sqlite: pinned message keys give the plain join\'s answer', () => {
     const outOfOrder = db.prepare(`SELECT count(*) FROM messages a JOIN messages b ON b.conversation_id = a.conversation_id
       AND b.position = a.position + 1 WHERE b.timestamp < a.timestamp`).pluck().get() as number;
     assert.ok(ties > 0 && outOfOrder > 0, `ties ${ties}, out of order ${outOfOrder}`);
+  });
+});
+
+/**
+ * Migration 6 rebuilds the full-text index with prefix doclists from the messages alone. A store indexed by
+ * the append path before it (own words, and the neighbours' words as context) answers every word and prefix
+ * query on either column as before, and as a store written after it; deletes still reach the index.
+ */
+describe('sqlite: the prefix-index migration keeps every full-text answer', () => {
+  const WORDS = ['harbor', 'harvest', 'hammock', 'lantern', 'latitude', 'meadow', 'melody', 'orchard', 'orbit', 'thistle',
+    'thunder', 'therapy', 'pottery', 'poetry', 'saddle'];
+  let dir: string;
+  let fresh: Storage;
+  let migrated: Database;
+
+  /** Every conversation written the same way into both stores: created, then appended to (a neighbour across the append). */
+  async function fill(storage: Storage): Promise<void> {
+    for (let c = 0; c < 12; c += 1) {
+      const text = (i: number) => `${WORDS[(c * 3 + i) % WORDS.length]} ${WORDS[(c * 5 + i * 2) % WORDS.length]} note${c}x${i}`;
+      const conversation = await storage.conversations.create({
+        id: `00000000-0000-4000-8000-${String(c).padStart(12, '0')}`, label: `l${c}`, folder: '/work', importanceScore: 5,
+        messages: Array.from({ length: 1 + (c % 4) }, (_, i) => ({ role: 'user' as const, content: text(i), timestamp: at(c + i) })),
+        now: at(c),
+      }, APPEND_POLICY);
+      if (c % 3 !== 0) {
+        await storage.conversations.appendMessages(conversation.id, [{ role: 'assistant', content: text(7) }], at(c + 9), APPEND_POLICY);
+      }
+    }
+  }
+
+  const QUERIES = [...WORDS, ...WORDS.map((word) => `${word.slice(0, 2)}*`), ...WORDS.map((word) => `${word.slice(0, 3)}*`),
+    ...WORDS.map((word) => `${word.slice(0, 4)}*`), 'note1x0', 'note1*'];
+  const answers = (db: Database) => QUERIES.flatMap((query) => ['content', 'context'].map((column) => {
+    const match = `${column} : (${toFts5Match(parseFullTextQuery(query))})`;
+    return { match, keys: db.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid').pluck().all(match) };
+  }));
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memsvc-sqlite-prefix-'));
+    fresh = openSqliteStorage(join(dir, 'fresh'));
+    await fill(fresh);
+    // The same writes, then the index as a store before migration 6 holds it: no prefix doclists, written by
+    // the append path conversation by conversation.
+    const old = openSqliteStorage(join(dir, 'old'));
+    await fill(old);
+    await old.close();
+    migrated = new BetterSqlite3(join(dir, 'old', DATABASE_FILE));
+    migrated.exec(`DROP TABLE messages_fts;
+      CREATE VIRTUAL TABLE messages_fts USING fts5(content, context, content = '', contentless_delete = 1,
+        tokenize = 'porter unicode61 remove_diacritics 2');
+      DELETE FROM schema_migrations WHERE version = 6`);
+    for (const id of migrated.prepare('SELECT id FROM conversations ORDER BY id').pluck().all() as string[]) {
+      indexAppendedMessages(migrated, id, 0);
+    }
+  });
+  after(async () => {
+    migrated.close();
+    await fresh.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('word and prefix answers on content and context are those of the old index and of a new store', () => {
+    const before = answers(migrated);
+    assert.equal(migrate(migrated), 1);
+    assert.match(migrated.prepare(`SELECT sql FROM sqlite_master WHERE name = 'messages_fts'`).pluck().get() as string,
+      /prefix = '2 3'/);
+    const after = answers(migrated);
+    assert.deepEqual(after, before);
+    const freshDb = new BetterSqlite3(join(dir, 'fresh', DATABASE_FILE), { readonly: true });
+    try {
+      assert.deepEqual(answers(freshDb), after);
+    } finally {
+      freshDb.close();
+    }
+    // Positive controls: prefixes match several words, and some messages are found only by a neighbour's words.
+    const keysOf = (match: string) => after.find((answer) => answer.match === match)!.keys;
+    assert.ok(keysOf('content : ("th"*)').length > keysOf('content : ("thunder")').length);
+    assert.ok(after.some((answer, i) => i % 2 === 1 && answer.keys.some((key) => !after[i - 1]!.keys.includes(key))));
+  });
+
+  test('deleting a conversation still removes its messages from the rebuilt index', () => {
+    const match = `content : (${toFts5Match(parseFullTextQuery('note1*'))})`;
+    const count = () => (migrated.prepare('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck().get(match) as number);
+    assert.ok(count() > 0);
+    migrated.pragma('foreign_keys = ON');
+    migrated.prepare(`DELETE FROM conversations WHERE label LIKE 'l1%'`).run();
+    assert.equal(count(), 0);
   });
 });

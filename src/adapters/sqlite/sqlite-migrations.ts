@@ -152,6 +152,27 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 6,
+    name: 'full-text prefix index',
+    sql: `
+      -- Prefixes of two and three characters get their own doclists, so "th*" or "mig*" reads one list
+      -- instead of merging the lists of every word it covers (the* took 263 ms at 1,000,000 messages).
+      -- Longer prefixes cover few words and merge cheaply. Rebuilt from the messages: each with its own
+      -- words and its neighbours' (position - 1 and + 1), as sqlite-fts-index.ts writes them.
+      DROP TABLE messages_fts;
+      CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, context, content = '', contentless_delete = 1,
+        tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3'
+      );
+      INSERT INTO messages_fts (rowid, content, context)
+        SELECT m.seq, m.content, coalesce(prev.content || char(10) || next.content, prev.content, next.content, '')
+        FROM messages m
+        LEFT JOIN messages prev ON prev.conversation_id = m.conversation_id AND prev.position = m.position - 1
+        LEFT JOIN messages next ON next.conversation_id = m.conversation_id AND next.position = m.position + 1
+        ORDER BY m.seq;
+    `,
+  },
 ];
 
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {

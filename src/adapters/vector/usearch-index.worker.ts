@@ -10,13 +10,15 @@ import type { IndexReply, IndexRequest, SearchReply } from './vector-index.proto
 import { UsearchVectorIndex } from './usearch-vector.index.js';
 
 /**
- * Inserts use every core but one (up to 4), which is left to the event loop and the bridge: an HNSW insert is
- * the pipeline's largest cost at a million vectors (about 1 ms of CPU each). On 2 cores a second insert thread
- * gained nothing beside a busy process (1,390 against 1,398 vectors/s at 200,000, 10% more CPU a vector). End to
- * end at 1M the runs disagree within this machine's noise (bench/RESULTS.md, 2026-11-25): two threads drained
- * the pipeline at 818 msgs/s against 648, but imported at 6,558 against 7,779 msgs/s.
+ * Inserts always run on two threads at least (every core but one, up to 4, on bigger machines). Not for speed:
+ * on clustered text a graph built one insert after another is much worse. Built from the bench corpus's first
+ * 300,000 messages in key order (`npx tsx scripts/graph-build-probe.ts --messages 300000`, M 64, i8), recall@10
+ * after the exact re-rank was 0.824-0.865 with one thread (no better with 256 candidates than with 116: whole
+ * regions unreachable), 0.976 with two threads in slices of 32 (0.997 in slices of 512), at the same CPU a
+ * vector. Shuffling a slice helped one thread (0.966) but not two, at 20-40% more CPU. On 2 cores a second
+ * thread gained no throughput beside a busy process (bench/RESULTS.md, 2026-11-25).
  */
-const ADD_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
+const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
 
 let index: UsearchVectorIndex | null = null;
