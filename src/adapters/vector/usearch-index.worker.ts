@@ -10,13 +10,15 @@ import type { IndexReply, IndexRequest, SearchReply } from './vector-index.proto
 import { UsearchVectorIndex } from './usearch-vector.index.js';
 
 /**
- * Inserts always run on two threads at least (every core but one, up to 4, on bigger machines). Not for speed:
- * on clustered text a graph built one insert after another is much worse. Built from the bench corpus's first
- * 300,000 messages in key order (`npx tsx scripts/graph-build-probe.ts --messages 300000`, M 64, i8), recall@10
- * after the exact re-rank was 0.824-0.865 with one thread (no better with 256 candidates than with 116: whole
- * regions unreachable), 0.976 with two threads in slices of 32 (0.997 in slices of 512), at the same CPU a
- * vector. Shuffling a slice helped one thread (0.966) but not two, at 20-40% more CPU. On 2 cores a second
- * thread gained no throughput beside a busy process (bench/RESULTS.md, 2026-11-25).
+ * Inserts always run on two threads at least (every core but one, up to 4, on bigger machines), for the graph's
+ * quality rather than speed. Built from the bench corpus's first 300,000 messages in key order (clustered: a
+ * conversation's turns are near each other; `npx tsx scripts/graph-build-probe.ts --messages 300000 --threads N
+ * --slice 32`, M 64, i8), recall@10 after the exact re-rank was 0.824 and 0.865 with one thread and 0.87-1.00
+ * with two (mean 0.94 over thirteen builds: concurrent inserts make a different graph each time), at the same CPU
+ * a vector. The loss is a few questions whose neighbours the search never reaches (6-12 of 100), which a
+ * wider search (1,024) does not recover. Shuffling a slice, bigger expansion_add (96, 128) and f16 moved
+ * recall within that spread. At 1M on 2 cores the pipeline drained at 818 and 866 msgs/s with two threads, 648
+ * with one (bench/RESULTS.md, 2026-11-25).
  */
 const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
