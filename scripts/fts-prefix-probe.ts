@@ -7,7 +7,8 @@
  *
  *   npx tsx scripts/fts-prefix-probe.ts --messages 1000000 --prefixes none,3,2+3
  *
- * A --prefixes entry is `none` or FTS5 prefix lengths joined by `+` (`2+3` is prefix = '2 3').
+ * A --prefixes entry is `none` or FTS5 prefix lengths joined by `+` (`2+3` is prefix = '2 3'). --merge sets FTS5
+ * merge options for every build (`--merge automerge=8,crisismerge=32`).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,9 @@ function option(name: string, fallback: string): string {
 const size = Number(option('messages', '200000'));
 const variants = option('prefixes', 'none,3').split(',');
 const rounds = Number(option('rounds', '5'));
+/** --merge automerge=8,crisismerge=32: FTS5 merge settings applied to every build (FTS5's defaults otherwise). */
+const merging = option('merge', '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string])
+  .map(([setting, value]) => [setting, Number(value)] as const);
 const QUERIES = ['the*', 'and*', 'you*', 'mig*', 'que*', 'th*', 'de*', 'migr*', 'conn*', 'migration OR query',
   '"the migration"', 'the'];
 
@@ -38,6 +42,8 @@ function build(file: string, prefixes: string): { insertUs: number; bytes: numbe
   const prefixOption = prefixes === 'none' ? '' : `, prefix = '${prefixes.split('+').join(' ')}'`;
   db.exec(`CREATE VIRTUAL TABLE messages_fts USING fts5(content, context, content = '', contentless_delete = 1,
     tokenize = 'porter unicode61 remove_diacritics 2'${prefixOption})`);
+  // Inlined: FTS5 refuses a merge setting bound as a REAL, which better-sqlite3 makes of every JS number.
+  for (const [setting, value] of merging) db.exec(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('${setting}', ${value})`);
   // The store's filters join these; the probe's queries have none, but the statements must compile.
   db.exec(`CREATE TABLE conversations (id TEXT PRIMARY KEY, folder TEXT, status TEXT, importance_score INTEGER,
     label TEXT, created_at TEXT, updated_at TEXT, last_message_at TEXT);

@@ -13,6 +13,12 @@ export interface FullTextOptions {
    * terms; drivers without BM25 statistics ignore it.
    */
   scopedStatistics?: boolean;
+  /**
+   * A term in more than this share of the newest messages (and in more of them than one query scores) is
+   * common: the query is ranked by its other terms, and matches holding only common terms follow, newest
+   * first. Default 0.5, where BM25 itself gives such a term no weight. Drivers that count every match ignore it.
+   */
+  commonShare?: number;
 }
 
 /** Read side of search over the relational store: full-text ranking, filtering and hydration of hits. */

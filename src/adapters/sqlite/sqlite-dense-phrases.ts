@@ -44,9 +44,10 @@ export function isAnyOfPhrases(query: FullTextQuery): boolean {
  * (how far back the newest `maxScored` of them reach), so judging costs a bounded walk, never a count.
  *
  * @param render the phrase as the MATCH expression the query uses (with or without its column filter)
+ * @param denseShare the share of the newest messages above which a phrase is dense (FTS5's floor by default)
  */
 export function densePhrases(statements: StatementCache, phrases: readonly Phrase[], render: (phrase: Phrase) => string,
-  maxScored: number): Set<Phrase> {
+  maxScored: number, denseShare = DENSE_SHARE): Set<Phrase> {
   const dense = new Set<Phrase>();
   if (phrases.length === 0) return dense;
   const newest = statements.get('SELECT max(seq) FROM messages').pluck().get() as number | null;
@@ -59,7 +60,7 @@ export function densePhrases(statements: StatementCache, phrases: readonly Phras
       const key = nth.get(match, count - 1) as number | undefined;
       return key === undefined ? 0 : count / (newest - key + 1);
     };
-    if (share(Math.min(DENSITY_PROBE, maxScored)) > DENSE_SHARE && share(maxScored) > DENSE_SHARE) dense.add(phrase);
+    if (share(Math.min(DENSITY_PROBE, maxScored)) > denseShare && share(maxScored) > denseShare) dense.add(phrase);
   }
   return dense;
 }

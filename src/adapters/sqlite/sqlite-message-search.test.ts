@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { parseFullTextQuery } from '../../domain/full-text-query.js';
+import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
+import { FTS_CONTEXT_WEIGHT } from '../../features/search/fts-query.js';
+import { SearchService, type SearchServiceDeps } from '../../features/search/search.service.js';
 import { newId } from '../../domain/ids.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Storage } from '../../ports/storage.js';
@@ -129,6 +131,38 @@ describe('sqlite full text: dense phrases are not counted, and the ranking stays
     const mixed = await search.fullText(parseFullTextQuery('rare OR common'), filter, 100);
     assert.ok(mixed.every((item) => folderOf(indexOf(item.key)) === '/quarter'));
     assert.equal(mixed.length, keys.filter((_, i) => (i % 5 !== 0 || i % 9 === 0) && folderOf(i) === '/quarter').length);
+  });
+
+  test('a lower common share leaves a word in 3 of 8 messages out of scoring: the rarer word ranks, then the newest matches', async () => {
+    // "foxtrot" (3 of 8, 60 matches) is common under 0.25; "rare" (1 of 9, 18 matches) is not.
+    const query = parseFullTextQuery('foxtrot OR rare');
+    const found = await search.fullText(query, {}, 30, { contextWeight: 0, commonShare: 0.25 });
+    const byRare = exact('rare');
+    const ranked = new Set(byRare.map((item) => item.key));
+    const newest = newestFirst((i) => i % FILLER.length >= 5 || i % 9 === 0).filter((key) => !ranked.has(key))
+      .slice(0, 30 - byRare.length).map((key) => ({ key, score: DENSE_SCORE }));
+    assert.deepEqual(found, [...byRare, ...newest]);
+    // Positive control: at the default share (BM25's floor) "foxtrot" is scored, and the ranking differs.
+    const scored = await search.fullText(query, {}, 30, { contextWeight: 0 });
+    assert.equal(scored.length, 30);
+    assert.notDeepEqual(scored.map((item) => item.key), found.map((item) => item.key));
+    assert.ok(scored.every((item) => item.score > DENSE_SCORE));
+  });
+
+  test('keyword recall for a question ranks by its rarer words: a word in more than a tenth of the messages only follows', async () => {
+    // Only the reader takes part in keyword recall.
+    const service = new SearchService({ reader: search } as unknown as SearchServiceDeps);
+    const depth = 40;
+    const found = (await service.keywordRanking('foxtrot rare?', {}, depth)).map((item) => item.key);
+    const isRare = (i: number) => i % 9 === 0;
+    const rare = keys.filter((_, i) => isRare(i));
+    assert.deepEqual(new Set(found.slice(0, rare.length)), new Set(rare));
+    const tail = newestFirst((i) => i % FILLER.length >= 5 && !isRare(i)).slice(0, depth - rare.length);
+    assert.deepEqual(found.slice(rare.length), tail);
+    // Positive control: scoring "foxtrot" (BM25's own floor) orders the tail by score, not by age.
+    const scored = (await search.fullText(naturalLanguageQuery('foxtrot rare?')!, {}, depth, { contextWeight: FTS_CONTEXT_WEIGHT }))
+      .map((item) => item.key);
+    assert.notDeepEqual(scored.slice(rare.length), tail);
   });
 
   test('a query with more matches than are scored ranks exactly its newest matches', async () => {

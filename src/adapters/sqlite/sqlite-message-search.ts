@@ -60,7 +60,8 @@ export class SqliteMessageSearch implements MessageSearchReader {
     Promise<ScoredKey[]> {
     try {
       const column = this.columnOf(options);
-      const dense = densePhrases(this.statements, allPhrases(query), (phrase) => column(toFts5Match(phrase)), this.maxScored);
+      const dense = densePhrases(this.statements, allPhrases(query), (phrase) => column(toFts5Match(phrase)), this.maxScored,
+        options.commonShare);
       if (dense.size === 0) return this.ranked(query, filter, limit, options);
       return this.rankedAroundDense(query, dense, filter, limit, options);
     } catch (error) {

@@ -10,7 +10,7 @@ import type { EmbeddingProvider } from '../../ports/embedding-provider.js';
 import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
-import { FTS_CONTEXT_WEIGHT } from './fts-query.js';
+import { FTS_CONTEXT_WEIGHT, QUESTION_COMMON_SHARE } from './fts-query.js';
 import { fuseRankings } from './hybrid-fusion.js';
 import { propagateNeighbourScores } from './neighbour-propagation.js';
 import { DEFAULT_REFINEMENT, refineRanking, type Refinement } from './ranking/refine-ranking.js';
@@ -120,7 +120,7 @@ export class SearchService {
     const words = naturalLanguageQuery(query);
     if (words === null) return [];
     return scaleByBest(await this.deps.reader.fullText(words, filter, depth,
-      { contextWeight: FTS_CONTEXT_WEIGHT, scopedStatistics: this.deps.scopedStatistics ?? true }));
+      { contextWeight: FTS_CONTEXT_WEIGHT, scopedStatistics: this.deps.scopedStatistics ?? true, commonShare: QUESTION_COMMON_SHARE }));
   }
 
   /** Lets each message share in its neighbours' scores: answers often follow the turn that matched. */
