@@ -392,11 +392,15 @@ describe('sqlite: the prefix-index migration keeps every full-text answer', () =
     assert.equal(migrate(migrated), 1);
     assert.match(migrated.prepare(`SELECT sql FROM sqlite_master WHERE name = 'messages_fts'`).pluck().get() as string,
       /prefix = '2 3'/);
+    const settings = (db: Database) => Object.fromEntries((db.prepare(`SELECT k, v FROM messages_fts_config
+      WHERE k IN ('automerge', 'crisismerge')`).all() as Array<{ k: string; v: number }>).map((row) => [row.k, row.v]));
+    assert.deepEqual(settings(migrated), { automerge: 16, crisismerge: 64 });
     const after = answers(migrated);
     assert.deepEqual(after, before);
     const freshDb = new BetterSqlite3(join(dir, 'fresh', DATABASE_FILE), { readonly: true });
     try {
       assert.deepEqual(answers(freshDb), after);
+      assert.deepEqual(settings(freshDb), { automerge: 16, crisismerge: 64 });
     } finally {
       freshDb.close();
     }

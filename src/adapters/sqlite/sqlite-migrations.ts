@@ -165,6 +165,11 @@ export const MIGRATIONS: readonly Migration[] = [
         content, context, content = '', contentless_delete = 1,
         tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3'
       );
+      -- Merge segments 16 at a time rather than 4 (and only 64 rather than 16 force a merge in the writer):
+      -- built from 1,000,000 messages, 72 rather than 92 µs of CPU a message, with no slower query
+      -- (scripts/fts-prefix-probe.ts --merge automerge=16,crisismerge=64).
+      INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 16);
+      INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 64);
       INSERT INTO messages_fts (rowid, content, context)
         SELECT m.seq, m.content, coalesce(prev.content || char(10) || next.content, prev.content, next.content, '')
         FROM messages m
