@@ -77,16 +77,22 @@ const INDEX_SAVE_INTERVAL_MS = 30_000;
 export async function buildController(options: ControllerOptions): Promise<Controller> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const storage = options.storage ?? await openStorage(config);
-  const { conversations: store, embeddings: queue, search: reader } = storage;
-  const bridge = { url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey };
-  const provider = options.embeddingProvider ?? new HttpBridgeClient(bridge);
-  const language = new HttpBridgeLanguageClient(bridge);
-
+  // The app (and so the logger) first: opening the store may run a long migration, which it reports.
   const { app, metrics } = await buildHttpApp({
     config, apiKey: options.apiKey, logger: options.logger, schemaNames: FEATURE_SCHEMA_NAMES,
   });
   const log = app.log;
+  let storage: Storage;
+  try {
+    storage = options.storage ?? await openStorage(config, log);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const { conversations: store, embeddings: queue, search: reader } = storage;
+  const bridge = { url: config.bridge.url, timeoutMs: config.bridge.timeout_ms, apiKey: options.apiKey };
+  const provider = options.embeddingProvider ?? new HttpBridgeClient(bridge);
+  const language = new HttpBridgeLanguageClient(bridge);
 
   // The vector index and the worker that fills it.
   const holder = new VectorIndexHolder(queue, storage.openLocalIndex, log);

@@ -1,10 +1,11 @@
 import type { Config } from './config/config.schema.js';
 import { openSqliteStorage } from './adapters/sqlite/sqlite-storage.js';
 import { openPostgresStorage } from './adapters/postgres/postgres-storage.js';
+import type { Logger } from './ports/logger.js';
 import type { Storage } from './ports/storage.js';
 
 /** The one place that knows which storage driver runs: storage.driver in config. */
-export async function openStorage(config: Config): Promise<Storage> {
+export async function openStorage(config: Config, log?: Logger): Promise<Storage> {
   if (config.storage.driver === 'postgres') {
     return openPostgresStorage({
       url: config.storage.url, poolSize: config.storage.pool_size, exactMaxCandidates: config.search.exact_max_candidates,
@@ -13,6 +14,7 @@ export async function openStorage(config: Config): Promise<Storage> {
   return openSqliteStorage(config.server.data_dir, {
     synchronous: config.storage.durability === 'full' ? 'FULL' : 'NORMAL',
     maxSizeMb: config.storage.max_size_mb,
+    log,
     exactMaxCandidates: config.search.exact_max_candidates,
     indexParameters: {
       connectivity: config.search.index_connectivity,

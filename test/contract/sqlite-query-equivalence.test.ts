@@ -389,7 +389,15 @@ describe('sqlite: the prefix-index migration keeps every full-text answer', () =
 
   test('word and prefix answers on content and context are those of the old index and of a new store', () => {
     const before = answers(migrated);
-    assert.equal(migrate(migrated), 1);
+    // An operator is told which migration runs (it takes a while on a large store) and how long it took.
+    const lines: Array<{ fields: Record<string, unknown>; message?: string }> = [];
+    const record = (fields: object, message?: string) => { lines.push({ fields: fields as Record<string, unknown>, message }); };
+    assert.equal(migrate(migrated, MIGRATIONS, { debug: record, info: record, warn: record, error: record }), 1);
+    assert.deepEqual(lines.map((line) => [line.message, line.fields.version, line.fields.name]), [
+      ['applying a schema migration', 6, 'full-text prefix index'],
+      ['schema migration applied', 6, 'full-text prefix index'],
+    ]);
+    assert.equal(typeof lines[1]!.fields.ms, 'number');
     assert.match(migrated.prepare(`SELECT sql FROM sqlite_master WHERE name = 'messages_fts'`).pluck().get() as string,
       /prefix = '2 3'/);
     const settings = (db: Database) => Object.fromEntries((db.prepare(`SELECT k, v FROM messages_fts_config

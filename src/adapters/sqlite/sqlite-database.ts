@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { migrate } from './sqlite-migrations.js';
+import { migrate, MIGRATIONS } from './sqlite-migrations.js';
+import type { Logger } from '../../ports/logger.js';
 
 export interface SqliteOpenOptions {
   /**
@@ -11,6 +12,8 @@ export interface SqliteOpenOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** Caps the database size (SQLite max_page_count); 0 or absent: no cap. A full database refuses writes with SQLITE_FULL. */
   maxSizeMb?: number;
+  /** Where pending schema migrations are reported as they run. */
+  log?: Logger;
 }
 
 /** Opens (creating if needed) the database file in WAL mode with foreign keys on, migrated. */
@@ -23,7 +26,7 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -65536');
-  migrate(db);
+  migrate(db, MIGRATIONS, options.log);
   // No ANALYZE/PRAGMA optimize: statistics taken while the FTS5 shadow tables are small make
   // FTS5's own lookups scan them, and inserts slow down as the index grows (measured: 10x at
   // 80,000 messages). The list queries are written to use the right indexes without statistics.

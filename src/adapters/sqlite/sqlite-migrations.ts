@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { Logger } from '../../ports/logger.js';
 
 export interface Migration {
   version: number;
@@ -180,7 +181,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+/**
+ * Applies the pending migrations in version order, each in its own transaction. With a logger, each is
+ * reported before and after it runs: one that rebuilds an index takes a while on a large store (migration 6:
+ * 48 s at 1,070,000 messages), and nothing else tells an operator why the service is not yet listening.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS, log?: Logger): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Set(
@@ -190,10 +196,14 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   let count = 0;
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (applied.has(migration.version)) continue;
+    const about = { version: migration.version, name: migration.name };
+    log?.info(about, 'applying a schema migration');
+    const started = performance.now();
     db.transaction(() => {
       db.exec(migration.sql);
       record.run(migration.version, migration.name, new Date().toISOString());
     })();
+    log?.info({ ...about, ms: Math.round(performance.now() - started) }, 'schema migration applied');
     count += 1;
   }
   return count;
