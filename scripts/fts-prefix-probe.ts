@@ -17,6 +17,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { generateConversation } from '../bench/lib/corpus.js';
 import { parseFullTextQuery } from '../src/domain/full-text-query.js';
 import { SqliteMessageSearch } from '../src/adapters/sqlite/sqlite-message-search.js';
+import { FTS_TOKENIZER, toContextColumn } from '../src/features/search/fts-query.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,7 +42,7 @@ function build(file: string, prefixes: string): { insertUs: number; bytes: numbe
   db.pragma('synchronous = NORMAL');
   const prefixOption = prefixes === 'none' ? '' : `, prefix = '${prefixes.split('+').join(' ')}'`;
   db.exec(`CREATE VIRTUAL TABLE messages_fts USING fts5(content, context, content = '', contentless_delete = 1,
-    tokenize = 'porter unicode61 remove_diacritics 2'${prefixOption})`);
+    tokenize = '${FTS_TOKENIZER}'${prefixOption})`);
   // Inlined: FTS5 refuses a merge setting bound as a REAL, which better-sqlite3 makes of every JS number.
   for (const [setting, value] of merging) db.exec(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('${setting}', ${value})`);
   // The store's filters join these; the probe's queries have none, but the statements must compile.
@@ -53,7 +54,7 @@ function build(file: string, prefixes: string): { insertUs: number; bytes: numbe
   const conversation = db.transaction((texts: string[], firstKey: number) => {
     texts.forEach((text, i) => {
       message.run(firstKey + i);
-      write.run(firstKey + i, text, [texts[i - 1], texts[i + 1]].filter(Boolean).join('\n'));
+      write.run(firstKey + i, text, toContextColumn(texts[i - 1], texts[i + 1]));
     });
   });
   let key = 1;

@@ -9,7 +9,8 @@
  *   npx tsx scripts/graph-build-probe.ts --messages 100000 --configs full:64/64/384,p128:32/64/256,p256f16:32/64/256
  *
  * --threads N inserts with usearch's threaded add, in slices of --slice (256) vectors a thread; --shuffle inserts
- * each slice in a seeded random order. The service inserts 32 a thread a slice on two threads at least.
+ * each slice in a seeded random order; --interleave N takes each thread's runs of a batch of N a thread from its
+ * own part of the batch. The service inserts 32 a thread a slice on two threads at least.
  *
  * A config is KIND:M/expansion_add/expansion_search. KIND: `full` (the 768 floats, i8), `pN` (a seeded
  * Gaussian projection to N floats, normalized; i8, or f16 with an `f16` suffix), `sN` (segments of N vectors,
@@ -115,7 +116,10 @@ function layoutOf(spec: string): Layout {
   };
 }
 
-/** Inserts every row in key order, in slices of --slice (256) a thread, starting a new graph at each segment boundary. */
+/**
+ * Inserts every row, one add of --slice (256) a thread at a time, starting a new graph at each segment boundary:
+ * in key order, unless --interleave or --shuffle reorders each batch.
+ */
 function build(layout: Layout, data: Float32Array): UsearchIndex[] {
   const segments: UsearchIndex[] = [];
   const slice = (interleave ? interleave : slicePerThread) * Math.max(1, threads);
@@ -123,8 +127,8 @@ function build(layout: Layout, data: Float32Array): UsearchIndex[] {
   for (let start = 0; start < size;) {
     if (start % layout.segmentSize === 0) segments.push(layout.create());
     const end = Math.min(size, start + slice, (Math.floor(start / layout.segmentSize) + 1) * layout.segmentSize);
-    const order = Array.from({ length: end - start }, (_, i) => start + i);
-    if (interleave) interleaveOrder(order);
+    const keyOrder = Array.from({ length: end - start }, (_, i) => start + i);
+    const order = interleave ? interleaved(keyOrder) : keyOrder;
     if (shuffle) {
       for (let i = order.length - 1; i > 0; i -= 1) {
         const j = Math.floor(rng.next() * (i + 1));
@@ -149,17 +153,17 @@ function build(layout: Layout, data: Float32Array): UsearchIndex[] {
  * --interleave N: a slice of N a thread is cut into runs of --slice, thread t's runs taken from the t-th part
  * (usearch gives each thread a contiguous share of a slice), so the concurrent inserts are N apart.
  */
-function interleaveOrder(order: number[]): void {
+function interleaved(batch: readonly number[]): number[] {
   const parts = Math.max(1, threads);
-  const part = Math.ceil(order.length / parts);
-  const source = [...order];
-  order.length = 0;
+  const part = Math.ceil(batch.length / parts);
+  const order: number[] = [];
   for (let run = 0; run * slicePerThread < part; run += 1) {
     for (let t = 0; t < parts; t += 1) {
       const from = t * part + run * slicePerThread;
-      order.push(...source.slice(from, Math.min(from + slicePerThread, (t + 1) * part)));
+      order.push(...batch.slice(from, Math.min(from + slicePerThread, (t + 1) * part)));
     }
   }
+  return order;
 }
 
 /** The `k` nearest keys over every segment, merged by the graphs' own distances. */

@@ -27,12 +27,12 @@ export interface IndexCatchUp {
 }
 
 /**
- * Keys read per step of the catch-up scan, and vectors fetched and inserted per step. Each page is a
- * synchronous read on the event loop: listing message_vectors' keys reads about one page of the file per
- * vector, so at 1,140,000 vectors a page of 20,000 keys held requests back 41-44 ms, one of 2,000 keys 4 ms,
- * for the same 1.8 s in all (warm cache; cold, 171 ms at worst).
+ * Keys read per step of the catch-up scan. Each page is a synchronous read on the event loop, and listing
+ * message_vectors' keys reads about one page of the file per vector: at 1,140,000 vectors a page of 20,000
+ * keys held requests back 41-44 ms, one of 2,000 keys 4 ms, for the same 1.8 s in all (warm cache).
  */
 const CATCH_UP_KEY_PAGE = 2_000;
+/** Vectors fetched and inserted per step of the catch-up. */
 const CATCH_UP_ADD_BATCH = 512;
 
 /**
