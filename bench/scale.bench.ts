@@ -70,11 +70,11 @@ export const scenario: Scenario = {
       } else {
         notes.push(`reused a store of ${existing.total_messages} messages: ingest rows not measured in this run`);
       }
-      context.log('waiting until every message is searchable');
-      await waitSearchable(client, 6 * 3600_000);
+      context.log('waiting until every message is in the graph');
+      await waitInGraph(client, 6 * 3600_000);
 
       measurements.push(await steadyIngestToSearchable(context, client));
-      await waitSearchable(client, 3600_000);
+      await waitInGraph(client, 3600_000);
 
       const corpus = loadCorpus(join(server.dataDir, 'memsvc.db'));
       context.log(`${corpus.keys.length} vectors loaded for exact baselines`);
@@ -125,7 +125,14 @@ function startServer(context: ScenarioContext, root: string, bridge: BenchBridge
 }
 
 interface Stats { total_messages: number; total_conversations: number }
-interface Status { pending: number; done: number; indexed: number; searchable: boolean; index_catch_up: { state: string } }
+interface Status {
+  pending: number; done: number; indexed: number; searchable: boolean; index_catch_up: { state: string };
+  /** Absent before vectors waited for the graph (older builds inserted before answering). */
+  graph_backlog?: number;
+}
+
+/** Every message embedded and in the HNSW graph (searchable comes first: waiting vectors are scanned exactly). */
+const inGraph = (s: Status) => s.searchable && (s.graph_backlog ?? 0) === 0;
 
 async function stats(client: HttpClient): Promise<Stats> {
   return JSON.parse((await client.request('GET', '/stats')).body) as Stats;
@@ -144,8 +151,8 @@ async function until(probe: () => Promise<boolean>, timeoutMs: number, everyMs =
   }
 }
 
-const waitSearchable = (client: HttpClient, timeoutMs: number) =>
-  until(async () => (await status(client)).searchable, timeoutMs, 500);
+const waitInGraph = (client: HttpClient, timeoutMs: number) =>
+  until(async () => inGraph(await status(client)), timeoutMs, 500);
 
 function conversationBody(index: number): string {
   const generated = generateConversation(index, { seed: 42, messagesPerConversation: MESSAGES_PER_CONVERSATION });
@@ -165,12 +172,13 @@ async function ingest(context: ScenarioContext, server: BenchServer, client: Htt
   const cpuBefore = await server.cpuTime();
   const reads: number[] = [];
   let readErrors = 0;
-  // Reads while the pipeline runs flat out, until every message is searchable: paced at read-rate, one at a time,
+  // Reads while the pipeline runs flat out, until every message is in the graph: paced at read-rate, one at a time,
   // so that they probe the pipeline's effect on a reader rather than compete with it (a reader that sends the next
   // GET as soon as one answers took 500-2,000 reads/s of the controller's event loop from the pipeline).
   const readRate = context.number('read-rate');
   if (!(readRate > 0)) throw new Error(`--read-rate must be a positive number of reads a second, not ${readRate}`);
   const readEveryMs = 1000 / readRate;
+  let searchableAt = 0;
   const reader = (async () => {
     let nextRead = performance.now();
     let nextStatus = 0;
@@ -185,7 +193,9 @@ async function ingest(context: ScenarioContext, server: BenchServer, client: Htt
       if (response.status === 200) reads.push(performance.now() - t0); else readErrors += 1;
       if (!writing && performance.now() >= nextStatus) {
         nextStatus = performance.now() + 250;
-        if ((await status(client)).searchable) return;
+        const now = await status(client);
+        if (now.searchable && searchableAt === 0) searchableAt = performance.now();
+        if (inGraph(now)) return;
       }
     }
   })();
@@ -218,10 +228,11 @@ async function ingest(context: ScenarioContext, server: BenchServer, client: Htt
     { group: 'ingest', name: 'acknowledged ingest (POST 10-message conversations)', ...write,
       note: `${round((acked / ackedWallMs) * 1000, 0)} msgs/s acknowledged` },
     valueRow('ingest', 'pipeline: stored -> embedded -> indexed, sustained', (acked / pipelineWallMs) * 1000, 'msgs/s',
-      `${acked} messages searchable ${round(pipelineWallMs / 1000, 1)} s after the first write; controller CPU ${round(cpuPct, 0)}% of one core`),
+      `${acked} messages in the graph ${round(pipelineWallMs / 1000, 1)} s after the first write (all searchable after ` +
+      `${round((searchableAt - started) / 1000, 1)} s); controller CPU ${round(cpuPct, 0)}% of one core`),
     { group: 'ingest', name: 'GET /conversations/:id while the pipeline runs', concurrency: 1,
       ...summarize(reads, readErrors, pipelineWallMs), error_samples: [],
-      note: `paced at ${context.number('read-rate')} reads/s, one at a time, until every message was searchable` },
+      note: `paced at ${context.number('read-rate')} reads/s, one at a time, until every message was in the graph` },
   ];
 }
 
@@ -494,7 +505,7 @@ async function bulkImport(context: ScenarioContext, server: BenchServer, client:
   const totals = await importFiles(api, [file], { onConflict: 'skip', batchSize: 200 });
   const storedMs = performance.now() - started;
   const cpuStored = await server.cpuTime();
-  await waitSearchable(client, 3600_000);
+  await waitInGraph(client, 3600_000);
   const searchableMs = performance.now() - started;
   const cpuAfter = await server.cpuTime();
   rmSync(file, { force: true });
@@ -503,7 +514,7 @@ async function bulkImport(context: ScenarioContext, server: BenchServer, client:
     valueRow('import', 'bulk import of a JSONL file (memsvc import, 200 records a request), stored', (totals.messages / storedMs) * 1000, 'msgs/s',
       `${totals.messages} messages in ${round(storedMs / 1000, 1)} s; controller CPU ${round(cpu(cpuBefore, cpuStored), 0)} ms`),
     valueRow('import', 'bulk import: all imported messages embedded and indexed', (totals.messages / searchableMs) * 1000, 'msgs/s',
-      `searchable ${round(searchableMs / 1000, 1)} s after the import started; controller CPU ${round(cpu(cpuBefore, cpuAfter), 0)} ms in all`),
+      `in the graph ${round(searchableMs / 1000, 1)} s after the import started; controller CPU ${round(cpu(cpuBefore, cpuAfter), 0)} ms in all`),
   ];
 }
 

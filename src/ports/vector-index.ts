@@ -6,9 +6,14 @@ import type { ScoredKey } from '../domain/search.js';
  */
 export interface VectorIndex {
   readonly dimension: number;
-  /** Entries as of the last answer from the index. */
+  /** Vectors it answers for (in the graph or waiting for it), as of the last answer from the index. */
   size(): number;
+  /** Of those, vectors added but not yet in the approximate graph: searched exactly meanwhile. */
+  waiting(): number;
+  /** Resolves when the vectors are searchable; it may wait while many vectors wait for the graph (backpressure). */
   add(keys: readonly number[], vectors: readonly Float32Array[]): Promise<void>;
+  /** Resolves when every added vector is in the graph (before a final save). */
+  flush(): Promise<void>;
   remove(keys: readonly number[]): Promise<void>;
   /** Up to k nearest keys with cosine similarity in -1..1, best first. */
   search(query: Float32Array, k: number): Promise<ScoredKey[]>;

@@ -143,6 +143,8 @@ export class VectorIndexHolder {
     this.generation += 1;
     await this.catchUpDone.catch(() => undefined);
     if (index) {
+      // The vectors still waiting for the graph go in first, so the next start finds nothing to catch up.
+      await index.flush().catch(() => undefined);
       await index.save().catch((error: unknown) => this.log.error({ err: error }, 'saving the vector index failed'));
       await index.close();
     }
@@ -192,7 +194,11 @@ export class VectorIndexHolder {
       }
     }
     if (generation !== this.generation) return;
-    if (this.progress.added > 0) await index.save();
+    if (this.progress.added > 0) {
+      await index.flush();
+      if (generation !== this.generation) return;
+      await index.save();
+    }
     this.progress = { ...this.progress, state: 'ready', finished_at: new Date().toISOString() };
     this.log.info({ indexed: index.size(), added: this.progress.added, ms: Math.round(performance.now() - started) },
       'vector index caught up');

@@ -74,6 +74,7 @@ describe('HNSW graph parameters', () => {
     const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { ...DEFAULT_HNSW_PARAMETERS, quantization: 'f16' });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
+    await old.flush();
     await old.save();
     await old.close();
     // Files written before this setting existed carry no quantization in their meta.
@@ -106,6 +107,7 @@ describe('HNSW graph parameters', () => {
     const first = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS);
     assert.equal(await first.loaded, false);
     await first.add(keys, keys.map(vectorOf));
+    await first.flush();
     await first.save();
     await first.close();
     const metaFile = join(indexDir, 'vectors.meta.json');
@@ -128,6 +130,7 @@ describe('HNSW graph parameters', () => {
     const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16' });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
+    await old.flush();
     await old.save();
     await old.close();
 

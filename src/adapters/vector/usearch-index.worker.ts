@@ -1,12 +1,13 @@
 /**
  * The index thread: owns the usearch HNSW graph so that loading, inserting and
- * saving never block the request event loop. Searches are answered at once;
- * changes run one at a time, inserting in small slices with a yield between
- * them so a search waits for at most one slice.
+ * saving never block the request event loop. Added vectors wait in FreshVectors,
+ * searched exactly, while a background loop inserts them into the graph in small
+ * slices with a yield between them, so a search waits for at most one slice.
  */
 import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { IndexReply, IndexRequest, SearchReply } from './vector-index.protocol.js';
+import { FreshVectors } from './fresh-vectors.js';
 import { UsearchVectorIndex } from './usearch-vector.index.js';
 
 /**
@@ -24,6 +25,14 @@ const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
 
 let index: UsearchVectorIndex | null = null;
+let fresh: FreshVectors | null = null;
+/** Most vectors waiting for the graph before an add's answer is held back (the caller's backpressure). */
+let backlogLimit = 0;
+/** Adds answered once the backlog is back under the limit, oldest first. */
+const heldAdds: number[] = [];
+/** Flushes answered once nothing waits for the graph. */
+const heldFlushes: number[] = [];
+let inserting = false;
 let changes: Promise<unknown> = Promise.resolve();
 const port = parentPort!;
 
@@ -32,9 +41,11 @@ port.on('message', (message: IndexRequest & { id: number }) => {
   const run = async () => {
     try {
       const value = await handle(message);
-      reply({ id: message.id, ok: true, size: index?.size() ?? 0, value });
+      if (message.op === 'add' && fresh!.size > backlogLimit) heldAdds.push(message.id);
+      else if (message.op === 'flush' && fresh!.size > 0) heldFlushes.push(message.id);
+      else reply({ id: message.id, ok: true, ...sizes(), value });
     } catch (error) {
-      reply({ id: message.id, ok: false, size: index?.size() ?? 0, error: (error as Error).message });
+      reply({ id: message.id, ok: false, ...sizes(), error: (error as Error).message });
     }
   };
   if (changing) changes = changes.then(run);
@@ -45,41 +56,88 @@ function reply(message: IndexReply): void {
   port.postMessage(message);
 }
 
+/** Vectors searchable (in the graph or waiting for it), and of those waiting. */
+function sizes(): { size: number; waiting: number } {
+  const waiting = fresh?.size ?? 0;
+  return { size: (index?.size() ?? 0) + waiting, waiting };
+}
+
 async function handle(message: IndexRequest): Promise<unknown> {
   if (message.op === 'open') {
     const opened = UsearchVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
     index = opened.index;
+    fresh = new FreshVectors(message.dimension);
+    backlogLimit = message.backlogLimit;
     return { loaded: opened.loaded };
   }
-  if (!index) throw new Error('the vector index is not open');
+  if (!index || !fresh) throw new Error('the vector index is not open');
   switch (message.op) {
-    case 'add': {
-      const { keys, matrix } = message;
-      const dimension = index.dimension;
-      for (let start = 0; start < keys.length; start += ADD_SLICE) {
-        const end = Math.min(keys.length, start + ADD_SLICE);
-        index.add(keys.slice(start, end), matrix.subarray(start * dimension, end * dimension), ADD_THREADS);
-        if (end < keys.length) await new Promise((resolve) => setImmediate(resolve));
-      }
+    case 'add':
+      fresh.push(message.keys, message.matrix);
+      void insertWaiting();
       return null;
-    }
+    case 'flush':
+      return null;
     case 'remove':
+      fresh.remove(message.keys);
       index.remove(message.keys);
       return null;
     case 'search': {
-      const found = index.search(message.query, message.k);
+      const found = merged(index.search(message.query, message.k), fresh.search(message.query, message.k), message.k);
       const result: SearchReply = { keys: found.map((item) => item.key), scores: found.map((item) => item.score) };
       return result;
     }
-    case 'missing':
-      return index.missing(message.keys);
+    case 'missing': {
+      const waiting = fresh;
+      return index.missing(message.keys).filter((key) => !waiting.has(key));
+    }
     case 'parameters':
       return index.graphParameters();
     case 'save':
       index.save();
       return null;
     case 'clear':
+      fresh.clear();
       index.clear();
+      releaseHeldAdds();
       return null;
   }
+}
+
+/** Moves waiting vectors into the graph, one slice at a time, yielding to searches between slices. */
+async function insertWaiting(): Promise<void> {
+  if (inserting) return;
+  inserting = true;
+  try {
+    for (;;) {
+      const graph = index;
+      const slice = fresh?.take(ADD_SLICE);
+      if (!graph || !fresh || !slice) break;
+      try {
+        graph.add(slice.keys, slice.matrix, ADD_THREADS);
+      } finally {
+        // A failed insert (out of memory) is not retried here: the vectors are stored, and the next start's
+        // catch-up adds what the saved graph lacks.
+        fresh.commit(slice);
+      }
+      releaseHeldAdds();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    inserting = false;
+    releaseHeldAdds();
+  }
+}
+
+function releaseHeldAdds(): void {
+  const waiting = fresh?.size ?? 0;
+  while (heldAdds.length > 0 && waiting <= backlogLimit) reply({ id: heldAdds.shift()!, ok: true, ...sizes(), value: null });
+  while (heldFlushes.length > 0 && waiting === 0) reply({ id: heldFlushes.shift()!, ok: true, ...sizes(), value: null });
+}
+
+/** The graph's candidates and the waiting vectors' exact matches, best first; a key in both keeps its waiting (newer) vector's score. */
+function merged(graph: Array<{ key: number; score: number }>, waiting: Array<{ key: number; score: number }>, k: number) {
+  if (waiting.length === 0) return graph;
+  const newer = new Set(waiting.map((item) => item.key));
+  return [...waiting, ...graph.filter((item) => !newer.has(item.key))].sort((a, b) => b.score - a.score).slice(0, k);
 }

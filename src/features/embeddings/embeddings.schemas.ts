@@ -6,9 +6,13 @@ export const EmbeddingStatusResponse = Type.Object({
   failed: Type.Integer(),
   model: Type.Union([Type.String(), Type.Null()]),
   dimension: Type.Union([Type.Integer(), Type.Null()]),
-  indexed: Type.Integer(),
+  indexed: Type.Integer({ description: 'Vectors semantic search finds: in the approximate graph or waiting for it' }),
+  graph_backlog: Type.Integer({
+    description: 'Of those, vectors waiting to go into the approximate graph; an exact scan finds them meanwhile',
+  }),
   searchable: Type.Boolean({
-    description: 'Every stored vector is in the index: nothing pending, nothing being inserted, no catch-up after a start running',
+    description: 'Semantic search finds every stored message: nothing pending embedding or being handed to the index, '
+      + 'no catch-up after a start running (vectors waiting for the graph are found by an exact scan)',
   }),
   index_catch_up: Type.Object({
     state: Type.String({ description: 'empty, loading (the saved graph), catching_up (adding the vectors it lacks), ready or failed' }),

@@ -57,6 +57,7 @@ export class EmbeddingsService {
       dimension: model?.dimension ?? null,
       // Without a local index the database indexes every stored vector.
       indexed: index ? index.size() : counts.done,
+      graph_backlog: index ? index.waiting() : 0,
       searchable: counts.pending === 0 && !worker.indexing && !this.deps.holder.partial(),
       index_catch_up: catchUp,
       model_mismatch: mismatch ? { recorded: mismatch.recorded.model, current: mismatch.current.model } : null,

@@ -1,0 +1,149 @@
+import usearch from 'usearch';
+import type { ScoredKey } from '../../domain/search.js';
+
+interface FreshBatch {
+  keys: readonly number[];
+  /** Row i is keys[i]'s vector; its own buffer from offset 0 once a search has compacted it. */
+  matrix: Float32Array;
+  /** Rows before this one have gone into the graph. */
+  next: number;
+}
+
+/** Keys taken from the oldest batch for one insert into the graph (see `take` and `commit`). */
+export interface FreshSlice {
+  keys: number[];
+  matrix: Float32Array;
+  batch: FreshBatch;
+  /** Rows of the batch the slice covers, from its first waiting row (skipped keys included). */
+  rows: number;
+}
+
+/**
+ * Vectors the index thread has accepted and not yet inserted into the HNSW graph. At a million vectors an
+ * insert costs about a millisecond, so a busy pipeline keeps thousands waiting; searches scan them exactly
+ * (usearch's SIMD brute force: about 1 ms for 8,192 vectors of 768 floats) and so find a message as soon as
+ * it is embedded, not when the graph gets to it. First in, first out.
+ */
+export class FreshVectors {
+  private batches: FreshBatch[] = [];
+  /** Each waiting key's newest batch: an older copy of a re-added key, or a removed key, is skipped. */
+  private readonly owner = new Map<number, FreshBatch>();
+
+  constructor(readonly dimension: number) {}
+
+  /** Vectors waiting for the graph. */
+  get size(): number {
+    return this.owner.size;
+  }
+
+  has(key: number): boolean {
+    return this.owner.has(key);
+  }
+
+  /** `matrix` holds one row of `dimension` floats per key. */
+  push(keys: readonly number[], matrix: Float32Array): void {
+    if (keys.length === 0) return;
+    const batch: FreshBatch = { keys, matrix, next: 0 };
+    this.batches.push(batch);
+    for (const key of keys) this.owner.set(key, batch);
+  }
+
+  remove(keys: readonly number[]): void {
+    for (const key of keys) this.owner.delete(key);
+  }
+
+  clear(): void {
+    this.batches = [];
+    this.owner.clear();
+  }
+
+  /**
+   * Up to `count` of the oldest waiting vectors, for one insert into the graph; they stay searchable here
+   * until `commit`. Null when nothing waits.
+   */
+  take(count: number): FreshSlice | null {
+    for (;;) {
+      const batch = this.batches[0];
+      if (!batch) return null;
+      const end = Math.min(batch.keys.length, batch.next + count);
+      const keys: number[] = [];
+      const rows: number[] = [];
+      for (let row = batch.next; row < end; row += 1) {
+        if (this.owner.get(batch.keys[row]!) === batch) {
+          keys.push(batch.keys[row]!);
+          rows.push(row);
+        }
+      }
+      if (keys.length === 0) {
+        this.advance(batch, end);
+        continue;
+      }
+      const whole = rows.length === end - batch.next;
+      const matrix = whole
+        ? batch.matrix.subarray(batch.next * this.dimension, end * this.dimension)
+        : this.rowsOf(batch, rows);
+      return { keys, matrix, batch, rows: end - batch.next };
+    }
+  }
+
+  /** The slice is in the graph now: it stops waiting here (a key re-added or removed meanwhile keeps its newer state). */
+  commit(slice: FreshSlice): void {
+    for (const key of slice.keys) {
+      if (this.owner.get(key) === slice.batch) this.owner.delete(key);
+    }
+    this.advance(slice.batch, slice.batch.next + slice.rows);
+  }
+
+  /** The k waiting vectors nearest `query` by exact cosine similarity, best first. */
+  search(query: Float32Array, k: number): ScoredKey[] {
+    if (k <= 0 || this.owner.size === 0) return [];
+    const found: ScoredKey[] = [];
+    for (const batch of this.batches) {
+      const rows = batch.keys.length - batch.next;
+      if (rows <= 0) continue;
+      // usearch's exactSearch reads a typed array from the start of its buffer, ignoring its offset.
+      if (batch.next > 0) this.compact(batch);
+      // Skipped keys (removed, or re-added in a later batch) may take places: ask for enough to fill k anyway.
+      const count = Math.min(rows, k + this.skippedIn(batch));
+      const matches = usearch.exactSearch(batch.matrix, ownBuffer(query), this.dimension, count, usearch.MetricKind.Cos, 1) as
+        { keys: BigUint64Array; distances: Float32Array };
+      for (let i = 0; i < matches.keys.length; i += 1) {
+        const key = batch.keys[Number(matches.keys[i])]!;
+        // usearch's cosine distance is 1 - similarity.
+        if (this.owner.get(key) === batch) found.push({ key, score: 1 - matches.distances[i]! });
+      }
+    }
+    return found.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /** Drops the rows already in the graph, so that the waiting ones start the batch's own buffer. */
+  private compact(batch: FreshBatch): void {
+    batch.matrix = batch.matrix.slice(batch.next * this.dimension);
+    batch.keys = batch.keys.slice(batch.next);
+    batch.next = 0;
+  }
+
+  private skippedIn(batch: FreshBatch): number {
+    let skipped = 0;
+    for (let row = batch.next; row < batch.keys.length; row += 1) {
+      if (this.owner.get(batch.keys[row]!) !== batch) skipped += 1;
+    }
+    return skipped;
+  }
+
+  private rowsOf(batch: FreshBatch, rows: readonly number[]): Float32Array {
+    const matrix = new Float32Array(rows.length * this.dimension);
+    rows.forEach((row, i) => matrix.set(batch.matrix.subarray(row * this.dimension, (row + 1) * this.dimension), i * this.dimension));
+    return matrix;
+  }
+
+  private advance(batch: FreshBatch, end: number): void {
+    batch.next = end;
+    if (batch.next >= batch.keys.length && this.batches[0] === batch) this.batches.shift();
+  }
+}
+
+/** A typed array whose data starts its buffer (a copy when it is a view further in). */
+function ownBuffer(vector: Float32Array): Float32Array {
+  return vector.byteOffset === 0 && vector.byteLength === vector.buffer.byteLength ? vector : vector.slice();
+}
