@@ -2804,6 +2804,8 @@ export interface components {
             dimension: number | null;
             done: number;
             failed: number;
+            /** @description Of those, vectors waiting to go into the approximate graph; an exact scan finds them meanwhile */
+            graph_backlog: number;
             index_catch_up: {
                 /** @description Stored vectors the saved graph lacked, added since the start */
                 added: number;
@@ -2815,6 +2817,7 @@ export interface components {
                 /** @description empty, loading (the saved graph), catching_up (adding the vectors it lacks), ready or failed */
                 state: string;
             };
+            /** @description Vectors semantic search finds: in the approximate graph or waiting for it */
             indexed: number;
             model: string | null;
             model_mismatch: {
@@ -2828,7 +2831,7 @@ export interface components {
                 started_at: string;
                 total: number;
             } | null;
-            /** @description Every stored vector is in the index: nothing pending, nothing being inserted, no catch-up after a start running */
+            /** @description Semantic search finds every stored message: nothing pending embedding or being handed to the index, no catch-up after a start running (vectors waiting for the graph are found by an exact scan) */
             searchable: boolean;
             worker: {
                 [key: string]: unknown;
