@@ -303,6 +303,20 @@ export function storageContract(driver: ContractDriver): void {
       assert.ok(Math.abs(best[0]!.score - 1) < 1e-3, 'cosine similarity of the same direction is 1');
     }));
 
+    test('vector search never returns a deleted message, though the index was not told (with and without a filter)', () => withStorage(driver, async (storage) => {
+      const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], up: [0, 0, 1], northeast: [1, 1, 0] };
+      await create(storage, { folder: '/a', messages: [says('north'), says('east')] });
+      const doomed = await create(storage, { folder: '/a', messages: [says('northeast'), says('up')] });
+      const { vectors } = await embedAll(storage, (content) => directions[content]!);
+      const names = async (filter: SearchFilter) =>
+        (await storage.search.hydrate((await vectors.nearest(normalize([0.9, 1, 0]), filter, 4)).map((item) => item.key)))
+          .map((hit) => hit.content);
+      assert.deepEqual(await names({}), ['northeast', 'north', 'east', 'up']);
+      await storage.conversations.delete(doomed.id);
+      assert.deepEqual(await names({}), ['north', 'east']);
+      assert.deepEqual(await names({ folder: '/a' }), ['north', 'east']);
+    }, { exactMaxCandidates: 0 }));
+
     test('vector search through the index with exact search off: a filter still yields its matches, best first', () => withStorage(driver, async (storage) => {
       const table: Record<string, number[]> = {};
       const messages = (folder: string, n: number) => Array.from({ length: n }, (_, i) => {

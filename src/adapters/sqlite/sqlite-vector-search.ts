@@ -63,6 +63,12 @@ export class SqliteVectorSearch implements VectorSearch {
 
   private vectorsOf(keys: readonly number[], filter: SearchFilter): Array<{ key: number; vector: Float32Array }> {
     if (keys.length === 0) return [];
+    if (!hasFilter(filter)) {
+      // A vector is deleted with its message (ON DELETE CASCADE): with nothing to filter, its own row suffices.
+      const rows = this.statements.get(`SELECT message_seq AS key, vector FROM message_vectors WHERE ${inKeys('message_seq')}`)
+        .all(keysParam(keys)) as Array<{ key: number; vector: Buffer }>;
+      return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
+    }
     const where = searchFilterWhere(filter);
     const rows = this.statements.get(`
       SELECT v.message_seq AS key, v.vector FROM message_vectors v
