@@ -317,6 +317,39 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await names({ folder: '/a' }), ['north', 'east']);
     }, { exactMaxCandidates: 0 }));
 
+    test('vector search through the index under a selective and a broad filter, folder and dates: exactly the admitted matches, best first', () => withStorage(driver, async (storage) => {
+      const table: Record<string, number[]> = {};
+      // Angles from 0 to under 2 radians: the nearer to 0, the nearer the query.
+      const vectorFor = (i: number) => [Math.cos(i / 40), Math.sin(i / 40), 0.3];
+      // 6 of 82 messages in /rare (7%: below the share that checks candidates against a conversation set), at minutes 0-5.
+      for (let c = 0; c < 6; c += 1) {
+        const content = `rare ${c}`;
+        table[content] = vectorFor(c * 10 + 1);
+        await create(storage, { folder: '/rare', messages: [says(content, c)] });
+      }
+      const common: MessageInput[] = [];
+      for (let i = 0; i < 76; i += 1) {
+        const content = `common ${i}`;
+        table[content] = vectorFor(i);
+        common.push(says(content, i));
+      }
+      await create(storage, { folder: '/common', messages: common.slice(0, 38) });
+      await create(storage, { folder: '/common', messages: common.slice(38) });
+      const { vectors } = await embedAll(storage, (content) => table[content]!);
+      const query = normalize([1, 0, 0.3]);
+      const contents = async (filter: SearchFilter, k: number) => {
+        const found = await vectors.nearest(query, filter, k);
+        assert.ok(found.every((item, i) => i === 0 || item.score <= found[i - 1]!.score));
+        return (await storage.search.hydrate(found.map((item) => item.key))).map((hit) => hit.content);
+      };
+      assert.deepEqual(await contents({ folder: '/rare' }, 10), ['rare 0', 'rare 1', 'rare 2', 'rare 3', 'rare 4', 'rare 5']);
+      assert.deepEqual(await contents({ folder: '/rare', dateFrom: at(2) }, 10), ['rare 2', 'rare 3', 'rare 4', 'rare 5']);
+      assert.deepEqual(await contents({ folder: '/rare', dateTo: at(0) }, 10), ['rare 0']);
+      assert.deepEqual(await contents({ folder: '/common' }, 3), ['common 0', 'common 1', 'common 2']);
+      assert.deepEqual(await contents({ folder: '/common', dateFrom: at(40) }, 2), ['common 40', 'common 41']);
+      assert.deepEqual(await contents({ archived: false, excludedFolders: ['/common'] }, 3), ['rare 0', 'rare 1', 'rare 2']);
+    }, { exactMaxCandidates: 2 }));
+
     test('vector search through the index with exact search off: a filter still yields its matches, best first', () => withStorage(driver, async (storage) => {
       const table: Record<string, number[]> = {};
       const messages = (folder: string, n: number) => Array.from({ length: n }, (_, i) => {
