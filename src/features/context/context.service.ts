@@ -186,8 +186,13 @@ export class ContextService {
       // Hydration does not filter: a message may have moved or been archived since recall.
       .filter((hit) => hit.status === 'active'
         && !request.excludedFolders.some((folder) => isInFolder(hit.folder, folder)))
+      // One literal, not a spread of signals(): at 1,260 candidates a context, the spread's slow object
+      // construction took 4.4 ms of a 40 ms assembly (1,070,000 messages, CPU profile).
       .map((hit) => ({
-        ...signals(hit.key, keywordScores, semanticScores, neighbours.get(hit.key) ?? []),
+        key: hit.key,
+        keyword: keywordScores.get(hit.key) ?? 0,
+        semantic: semanticScores.get(hit.key) ?? 0,
+        neighbours: neighbours.get(hit.key) ?? [],
         id: hit.messageId,
         importance: hit.importanceScore,
         timestamp: hit.timestamp,
