@@ -34,7 +34,7 @@ describe('vectors waiting for the HNSW graph (index thread)', () => {
 
   const open = (backlogLimit: number) => {
     serial += 1;
-    return ThreadedVectorIndex.open(join(dir, `index-${serial}`), 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS, backlogLimit);
+    return ThreadedVectorIndex.open(join(dir, `index-${serial}`), 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS, { backlogLimit });
   };
 
   test('an added vector is found at once, exactly, while the graph still has thousands to insert', async () => {
@@ -111,7 +111,7 @@ describe('vectors waiting for the HNSW graph (index thread)', () => {
 
   test('a save keeps what the graph holds; a restart finds the waiting vectors missing, for the catch-up to add', async () => {
     const indexDir = join(dir, 'saved-with-backlog');
-    const first = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS, 1_000_000);
+    const first = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS, { backlogLimit: 1_000_000 });
     await first.loaded;
     const early = range(1, 1_000);
     await first.add(early, early.map(vectorOf));

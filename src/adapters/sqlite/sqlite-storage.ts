@@ -46,7 +46,10 @@ export function openSqliteStorage(
     archive: new SqliteConversationArchive(db),
     activity: new SqliteMessageActivityReader(db),
     openLocalIndex: (model, dimension) => {
-      const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension, options.indexParameters);
+      const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension, options.indexParameters, {
+        onInsertFailure: (error) => options.log?.error({ err: error },
+          'vectors could not go into the graph; they stay stored, and the next start adds them'),
+      });
       return { index, loaded: index.loaded };
     },
     vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),

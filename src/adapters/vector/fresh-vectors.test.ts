@@ -129,6 +129,24 @@ describe('vectors waiting for the graph', () => {
     assert.equal(fresh.search(vectorOf(1004), 1)[0]?.key, 4);
   });
 
+  test('a key twice in one batch: its later row wins, before and after part of the batch went into the graph', () => {
+    const fresh = new FreshVectors(DIMENSION);
+    const keys = [1, 2, 3, 4, 5, 6, 3];
+    fresh.push(keys, matrixOf([...keys.slice(0, 6).map(vectorOf), vectorOf(1003)]));
+    assert.equal(fresh.size, 6);
+    fresh.commit(fresh.take(2)!);
+    assert.equal(fresh.search(vectorOf(4), 1)[0]?.key, 4, 'searching compacts the half-inserted batch');
+    const [best] = fresh.search(vectorOf(1003), 1);
+    assert.equal(best?.key, 3);
+    assert.ok(best!.score > 0.9999);
+    assert.ok(!fresh.search(vectorOf(3), 6).some((item) => item.key === 3 && item.score > 0.9999), 'the earlier row is gone');
+    const slice = fresh.take(10)!;
+    assert.deepEqual(slice.keys, [4, 5, 6, 3], 'each key once (usearch refuses a key twice in one add)');
+    assert.deepEqual([...slice.matrix.subarray(3 * DIMENSION, 4 * DIMENSION)], [...vectorOf(1003)]);
+    fresh.commit(slice);
+    assert.equal(fresh.size, 0);
+  });
+
   test('clear forgets everything', () => {
     const fresh = new FreshVectors(DIMENSION);
     pushRange(fresh, 1, 10);

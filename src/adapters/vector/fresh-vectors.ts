@@ -7,6 +7,8 @@ interface FreshBatch {
   matrix: Float32Array;
   /** Rows before this one have gone into the graph. */
   next: number;
+  /** Rows dropped from the front of keys and matrix by compaction: row i here was row base + i as pushed. */
+  base: number;
 }
 
 /** Keys taken from the oldest batch for one insert into the graph (see `take` and `commit`). */
@@ -26,8 +28,11 @@ export interface FreshSlice {
  */
 export class FreshVectors {
   private batches: FreshBatch[] = [];
-  /** Each waiting key's newest batch: an older copy of a re-added key, or a removed key, is skipped. */
-  private readonly owner = new Map<number, FreshBatch>();
+  /**
+   * Each waiting key's newest row (its batch, and its index in the batch's key list as pushed): an older copy
+   * of a re-added key, in an earlier batch or earlier in the same one, or a removed key, is skipped.
+   */
+  private readonly owner = new Map<number, { batch: FreshBatch; row: number }>();
 
   constructor(readonly dimension: number) {}
 
@@ -43,9 +48,9 @@ export class FreshVectors {
   /** `matrix` holds one row of `dimension` floats per key. */
   push(keys: readonly number[], matrix: Float32Array): void {
     if (keys.length === 0) return;
-    const batch: FreshBatch = { keys, matrix, next: 0 };
+    const batch: FreshBatch = { keys, matrix, next: 0, base: 0 };
     this.batches.push(batch);
-    for (const key of keys) this.owner.set(key, batch);
+    keys.forEach((key, row) => this.owner.set(key, { batch, row }));
   }
 
   remove(keys: readonly number[]): void {
@@ -69,7 +74,7 @@ export class FreshVectors {
       const keys: number[] = [];
       const rows: number[] = [];
       for (let row = batch.next; row < end; row += 1) {
-        if (this.owner.get(batch.keys[row]!) === batch) {
+        if (this.owns(batch, row)) {
           keys.push(batch.keys[row]!);
           rows.push(row);
         }
@@ -89,7 +94,7 @@ export class FreshVectors {
   /** The slice is in the graph now: it stops waiting here (a key re-added or removed meanwhile keeps its newer state). */
   commit(slice: FreshSlice): void {
     for (const key of slice.keys) {
-      if (this.owner.get(key) === slice.batch) this.owner.delete(key);
+      if (this.owner.get(key)?.batch === slice.batch) this.owner.delete(key);
     }
     this.advance(slice.batch, slice.batch.next + slice.rows);
   }
@@ -108,9 +113,9 @@ export class FreshVectors {
       const matches = usearch.exactSearch(batch.matrix, ownBuffer(query), this.dimension, count, usearch.MetricKind.Cos, 1) as
         { keys: BigUint64Array; distances: Float32Array };
       for (let i = 0; i < matches.keys.length; i += 1) {
-        const key = batch.keys[Number(matches.keys[i])]!;
+        const row = Number(matches.keys[i]);
         // usearch's cosine distance is 1 - similarity.
-        if (this.owner.get(key) === batch) found.push({ key, score: 1 - matches.distances[i]! });
+        if (this.owns(batch, row)) found.push({ key: batch.keys[row]!, score: 1 - matches.distances[i]! });
       }
     }
     return found.sort((a, b) => b.score - a.score).slice(0, k);
@@ -120,13 +125,20 @@ export class FreshVectors {
   private compact(batch: FreshBatch): void {
     batch.matrix = batch.matrix.slice(batch.next * this.dimension);
     batch.keys = batch.keys.slice(batch.next);
+    batch.base += batch.next;
     batch.next = 0;
+  }
+
+  /** Whether row `row` of the batch holds its key's current waiting vector. */
+  private owns(batch: FreshBatch, row: number): boolean {
+    const owner = this.owner.get(batch.keys[row]!);
+    return owner !== undefined && owner.batch === batch && owner.row === batch.base + row;
   }
 
   private skippedIn(batch: FreshBatch): number {
     let skipped = 0;
     for (let row = batch.next; row < batch.keys.length; row += 1) {
-      if (this.owner.get(batch.keys[row]!) !== batch) skipped += 1;
+      if (!this.owns(batch, row)) skipped += 1;
     }
     return skipped;
   }

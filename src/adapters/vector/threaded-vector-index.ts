@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { ScoredKey } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import { startModuleWorker } from './module-worker.js';
-import type { IndexReply, IndexRequest, SearchReply } from './vector-index.protocol.js';
+import { INSERT_FAILURE_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
 
 /**
@@ -10,6 +10,13 @@ import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.i
  * exactly: 8,192 of 768 floats cost a search about 1 ms (usearch exactSearch, one thread, busy 2-core machine).
  */
 export const DEFAULT_BACKLOG_LIMIT = 8192;
+
+export interface ThreadedIndexOptions {
+  /** Vectors waiting for the graph, at most, before `add` holds its answer back. */
+  backlogLimit?: number;
+  /** Told when vectors could not go into the graph (they stay stored; the next start adds them). */
+  onInsertFailure?: (error: Error) => void;
+}
 
 /**
  * The usearch HNSW index, run in a worker thread (usearch-index.worker.ts):
@@ -30,11 +37,15 @@ export class ThreadedVectorIndex implements VectorIndex {
 
   private constructor(
     private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string, parameters: HnswParameters,
-    backlogLimit: number,
+    backlogLimit: number, onInsertFailure: (error: Error) => void,
   ) {
     worker.on('message', (reply: IndexReply) => {
       this.knownSize = reply.size;
       this.knownWaiting = reply.waiting;
+      if (reply.id === INSERT_FAILURE_ID && !reply.ok) {
+        onInsertFailure(new Error(`vector index: ${reply.error}`));
+        return;
+      }
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
@@ -57,10 +68,11 @@ export class ThreadedVectorIndex implements VectorIndex {
   /** Starts the index thread and begins loading the saved graph; does not wait for the load (see `loaded`). */
   static open(
     dir: string, model: string, dimension: number, parameters: HnswParameters = DEFAULT_HNSW_PARAMETERS,
-    backlogLimit = DEFAULT_BACKLOG_LIMIT,
+    options: ThreadedIndexOptions = {},
   ): ThreadedVectorIndex {
     const worker = startModuleWorker(import.meta.url, 'usearch-index.worker', ['usearch']);
-    return new ThreadedVectorIndex(worker, model, dimension, dir, parameters, backlogLimit);
+    return new ThreadedVectorIndex(worker, model, dimension, dir, parameters, options.backlogLimit ?? DEFAULT_BACKLOG_LIMIT,
+      options.onInsertFailure ?? (() => undefined));
   }
 
   /** The open graph's parameters: a loaded graph's own connectivity, the configured expansions. */

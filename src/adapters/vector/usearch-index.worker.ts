@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { IndexReply, IndexRequest, SearchReply } from './vector-index.protocol.js';
+import { INSERT_FAILURE_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
 import { FreshVectors } from './fresh-vectors.js';
 import { UsearchVectorIndex } from './usearch-vector.index.js';
 
@@ -104,24 +104,28 @@ async function handle(message: IndexRequest): Promise<unknown> {
   }
 }
 
-/** Moves waiting vectors into the graph, one slice at a time, yielding to searches between slices. */
+/**
+ * Moves waiting vectors into the graph, one slice at a time, yielding to searches (and to the add's own
+ * answer) before each slice. A slice that fails to go in (out of memory) is reported, not retried: its
+ * vectors are stored, and the next start's catch-up adds what the saved graph lacks.
+ */
 async function insertWaiting(): Promise<void> {
   if (inserting) return;
   inserting = true;
   try {
     for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
       const graph = index;
       const slice = fresh?.take(ADD_SLICE);
       if (!graph || !fresh || !slice) break;
       try {
         graph.add(slice.keys, slice.matrix, ADD_THREADS);
+      } catch (error) {
+        reply({ id: INSERT_FAILURE_ID, ok: false, ...sizes(), error: `inserting ${slice.keys.length} vectors: ${(error as Error).message}` });
       } finally {
-        // A failed insert (out of memory) is not retried here: the vectors are stored, and the next start's
-        // catch-up adds what the saved graph lacks.
         fresh.commit(slice);
       }
       releaseHeldAdds();
-      await new Promise((resolve) => setImmediate(resolve));
     }
   } finally {
     inserting = false;

@@ -12,6 +12,9 @@ export type IndexRequest =
   | { op: 'save' }
   | { op: 'clear' };
 
+/** The id of an unrequested reply: a background insert into the graph failed. */
+export const INSERT_FAILURE_ID = 0;
+
 /** Every reply carries the sizes: vectors searchable (graph and waiting) and those waiting for the graph. */
 export type IndexReply =
   | { id: number; ok: true; size: number; waiting: number; value: unknown }
