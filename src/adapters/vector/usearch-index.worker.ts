@@ -99,7 +99,7 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'clear':
       fresh.clear();
       index.clear();
-      releaseHeldAdds();
+      answerHeld();
       return null;
   }
 }
@@ -125,15 +125,16 @@ async function insertWaiting(): Promise<void> {
       } finally {
         fresh.commit(slice);
       }
-      releaseHeldAdds();
+      answerHeld();
     }
   } finally {
     inserting = false;
-    releaseHeldAdds();
+    answerHeld();
   }
 }
 
-function releaseHeldAdds(): void {
+/** Answers the held adds once the backlog is within its limit, and the held flushes once it is empty. */
+function answerHeld(): void {
   const waiting = fresh?.size ?? 0;
   while (heldAdds.length > 0 && waiting <= backlogLimit) reply({ id: heldAdds.shift()!, ok: true, ...sizes(), value: null });
   while (heldFlushes.length > 0 && waiting === 0) reply({ id: heldFlushes.shift()!, ok: true, ...sizes(), value: null });
