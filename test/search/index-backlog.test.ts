@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ThreadedVectorIndex } from '../../src/adapters/vector/threaded-vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS } from '../../src/adapters/vector/usearch-vector.index.js';
 import { removeDir } from '../helpers/service-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const DIMENSION = 96;
 /** Enough that inserting them takes the index thread many slices (hundreds of milliseconds). */
@@ -54,6 +55,21 @@ describe('vectors waiting for the HNSW graph (index thread)', () => {
       assert.equal(index.waiting(), 0);
       assert.equal(index.size(), COUNT);
       for (const key of [1, 5_000, last]) assert.equal((await index.search(vectorOf(key), 1))[0]?.key, key);
+    } finally {
+      await index.close();
+    }
+  });
+
+  test('the request thread sees the backlog drain without asking (what /embeddings/status reports)', async () => {
+    const index = open(1_000_000);
+    try {
+      await index.loaded;
+      const keys = range(1, COUNT);
+      await index.add(keys, keys.map(vectorOf));
+      assert.ok(index.waiting() > 0);
+      // No request is sent while waiting: only the index thread's own reports can move these numbers.
+      await waitFor(async () => index.waiting(), { what: 'the reported backlog at 0', until: (waiting) => waiting === 0, timeoutMs: 30_000 });
+      assert.equal(index.size(), COUNT);
     } finally {
       await index.close();
     }

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { INSERT_FAILURE_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
+import { INSERT_FAILURE_ID, SIZES_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
 import { FreshVectors } from './fresh-vectors.js';
 import { UsearchVectorIndex } from './usearch-vector.index.js';
 
@@ -125,6 +125,9 @@ async function insertWaiting(): Promise<void> {
       } finally {
         fresh.commit(slice);
       }
+      // The request thread knows the sizes from replies only: tell it after every slice, or a backlog that
+      // drained after the last reply would look full until the next request.
+      reply({ id: SIZES_ID, ok: true, ...sizes(), value: null });
       answerHeld();
     }
   } finally {

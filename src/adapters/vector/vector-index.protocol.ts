@@ -14,6 +14,8 @@ export type IndexRequest =
 
 /** The id of an unrequested reply: a background insert into the graph failed. */
 export const INSERT_FAILURE_ID = 0;
+/** The id of an unrequested reply carrying the sizes after a slice went into the graph. */
+export const SIZES_ID = -1;
 
 /** Every reply carries the sizes: vectors searchable (graph and waiting) and those waiting for the graph. */
 export type IndexReply =
