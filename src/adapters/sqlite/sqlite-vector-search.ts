@@ -4,7 +4,8 @@ import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { blobToVector } from './sqlite-embedding.queue.js';
-import { hasFilter, searchFilterWhere, splitSearchFilterWhere } from '../sql/filter-sql.js';
+import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
+import { admittedKeys } from './sqlite-admitted-keys.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
@@ -33,8 +34,9 @@ export interface SqliteVectorSearchOptions {
  * Vector search over the SQLite store, in one pass whatever the filter:
  * - few matches (at most exactMaxCandidates): exact cosine over their stored vectors;
  * - otherwise the HNSW index gives candidates, as many as the filter's
- *   selectivity needs for `depth` to survive it, and one query keeps those that
- *   pass the filter with their stored float32 vectors, which re-rank them exactly.
+ *   selectivity needs for `depth` to survive it; their keys are checked against
+ *   the filter, and the stored float32 vectors of those it admits re-rank them
+ *   exactly (once more, wider, when far fewer pass than the share predicts).
  * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
@@ -52,35 +54,28 @@ export class SqliteVectorSearch implements VectorSearch {
     const index = this.localIndex();
     if (index === null) return [];
     const size = index.size();
-    let matching = size;
-    let counted = false;
-    if (hasFilter(filter)) {
-      const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
-      matching = Math.max(1, this.counter.admitted(filter, cap, size));
-      counted = matching < cap;
-      if (matching <= this.exactMaxCandidates) {
-        return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
-      }
+    if (!hasFilter(filter)) {
+      const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
+      return exactTopK(vector, this.vectorsOf(keys), depth);
     }
-    const selective = counted && matching <= size * CONVERSATION_SET_MAX_SHARE;
+    const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
+    const matching = Math.max(1, this.counter.admitted(filter, cap, size));
+    if (matching <= this.exactMaxCandidates) {
+      return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates), depth);
+    }
+    // A count under its cap is exact: only then is the filter known to admit a small share.
+    const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
+    const admittedNearest = async (count: number) =>
+      admittedKeys(this.statements, (await index.search(vector, count)).map((item) => item.key), filter, selective);
     const candidates = indexCandidates(depth, size, matching);
-    let admitted = await this.admittedNearest(index, vector, candidates, filter, selective);
+    let admitted = await admittedNearest(candidates);
     // Fewer than half the survivors the filter's share predicts: the filter correlates with the query (recent
     // messages, asked about old ones). Once, wider: without it those matches would never be reached.
     const expected = (candidates * matching) / Math.max(1, size);
-    if (hasFilter(filter) && candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
-      const wider = Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES));
-      admitted = await this.admittedNearest(index, vector, wider, filter, selective);
+    if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
+      admitted = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)));
     }
     return exactTopK(vector, this.vectorsOf(admitted), depth);
-  }
-
-  /** The index's `count` nearest that pass the filter (keys only: most fail a selective one). */
-  private async admittedNearest(
-    index: VectorIndex, vector: Float32Array, count: number, filter: SearchFilter, selective: boolean,
-  ): Promise<number[]> {
-    const keys = (await index.search(vector, count)).map((item) => item.key);
-    return hasFilter(filter) ? this.admitted(keys, filter, selective) : keys;
   }
 
   /** Stored vectors by key; a vector is deleted with its message (ON DELETE CASCADE), so a key without one is gone. */
@@ -89,26 +84,6 @@ export class SqliteVectorSearch implements VectorSearch {
     const rows = this.statements.get(`SELECT message_seq AS key, vector FROM message_vectors WHERE ${inKeys('message_seq')}`)
       .all(keysParam(keys)) as Array<{ key: number; vector: Buffer }>;
     return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
-  }
-
-  /**
-   * The keys whose message passes the filter. Reading keys alone, not the 3 KB vectors of candidates the filter
-   * then drops: at 1,070,000 messages with a 10% folder filter, 2,016 candidates took 18-23 ms joined with
-   * their vectors and 9.5 ms as keys, 191 admitted vectors 1.1 ms more. A filter admitting a small share of
-   * the messages reads best as a set of conversations built once (1% folder, 4,000 candidates: 8.6 ms against
-   * 16.3 ms key by key); a broad one (archived: false) key by key (scripts/filtered-split-probe.ts).
-   */
-  private admitted(keys: readonly number[], filter: SearchFilter, selective: boolean): number[] {
-    if (keys.length === 0) return [];
-    const split = splitSearchFilterWhere(filter);
-    if (split.conversations && selective) {
-      return this.statements.get(`SELECT m.seq FROM messages m WHERE ${inKeys('m.seq')}
-        AND m.conversation_id IN (SELECT c.id FROM conversations c WHERE ${split.conversations.sql}) AND ${split.messages.sql}`)
-        .pluck().all(keysParam(keys), ...split.conversations.params, ...split.messages.params) as number[];
-    }
-    const where = searchFilterWhere(filter);
-    return this.statements.get(`SELECT m.seq FROM messages m CROSS JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${inKeys('m.seq')} AND ${where.sql}`).pluck().all(keysParam(keys), ...where.params) as number[];
   }
 
   private vectorsMatching(filter: SearchFilter, limit: number): Array<{ key: number; vector: Float32Array }> {

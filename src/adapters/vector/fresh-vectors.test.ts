@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cosine } from '../../domain/exact-search.js';
 import { FreshVectors } from './fresh-vectors.js';
 
 const DIMENSION = 24;
@@ -19,18 +20,6 @@ function matrixOf(vectors: readonly Float32Array[]): Float32Array {
   const matrix = new Float32Array(vectors.length * DIMENSION);
   vectors.forEach((vector, i) => matrix.set(vector, i * DIMENSION));
   return matrix;
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
 }
 
 /** Pushes keys from..to (inclusive) as one batch, key k holding vectorOf(k + shift). */

@@ -1,5 +1,6 @@
 import { ConversationNotFoundError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
+import { cosine } from '../../domain/exact-search.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { EmbeddingProvider } from '../../ports/embedding-provider.js';
 import type { LabelVectorReader } from '../../ports/label-vectors.js';
@@ -219,19 +220,6 @@ function meanVector(vectors: readonly Float32Array[]): Float32Array {
   const mean = new Float32Array(vectors[0]!.length);
   for (const vector of vectors) for (let i = 0; i < mean.length; i += 1) mean[i]! += vector[i] ?? 0;
   return mean.map((value) => value / vectors.length);
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 const clamp = (value: number) => Math.min(1, Math.max(0, value));
