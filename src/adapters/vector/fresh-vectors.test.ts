@@ -83,6 +83,8 @@ describe('vectors waiting for the graph', () => {
       assert.ok(!fresh.search(vectorOf(key), 50).some((item) => item.key === key));
     }
     assert.equal(fresh.search(vectorOf(7), 50).length, 47, 'removed keys do not take places from the others');
+    const [nearest] = fresh.search(vectorOf(3), 1);
+    assert.ok(nearest !== undefined && nearest.key !== 3, 'a removed vector that would rank first leaves its place to the next');
     const slice = fresh.take(10)!;
     assert.deepEqual(slice.keys, [1, 2, 5, 6, 7, 8, 9, 10]);
     assert.deepEqual([...slice.matrix.subarray(2 * DIMENSION, 3 * DIMENSION)], [...vectorOf(5)], 'rows copied in key order');

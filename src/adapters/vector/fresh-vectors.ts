@@ -9,6 +9,8 @@ interface FreshBatch {
   next: number;
   /** Rows dropped from the front of keys and matrix by compaction: row i here was row base + i as pushed. */
   base: number;
+  /** Rows still holding their key's waiting vector (all at or after `next`); the rest are skipped. */
+  live: number;
 }
 
 /** Keys taken from the oldest batch for one insert into the graph (see `take` and `commit`). */
@@ -48,13 +50,17 @@ export class FreshVectors {
   /** `matrix` holds one row of `dimension` floats per key. */
   push(keys: readonly number[], matrix: Float32Array): void {
     if (keys.length === 0) return;
-    const batch: FreshBatch = { keys, matrix, next: 0, base: 0 };
+    const batch: FreshBatch = { keys, matrix, next: 0, base: 0, live: 0 };
     this.batches.push(batch);
-    keys.forEach((key, row) => this.owner.set(key, { batch, row }));
+    keys.forEach((key, row) => {
+      this.release(key);
+      this.owner.set(key, { batch, row });
+      batch.live += 1;
+    });
   }
 
   remove(keys: readonly number[]): void {
-    for (const key of keys) this.owner.delete(key);
+    for (const key of keys) this.release(key);
   }
 
   clear(): void {
@@ -94,7 +100,7 @@ export class FreshVectors {
   /** The slice is in the graph now: it stops waiting here (a key re-added or removed meanwhile keeps its newer state). */
   commit(slice: FreshSlice): void {
     for (const key of slice.keys) {
-      if (this.owner.get(key)?.batch === slice.batch) this.owner.delete(key);
+      if (this.owner.get(key)?.batch === slice.batch) this.release(key);
     }
     this.advance(slice.batch, slice.batch.next + slice.rows);
   }
@@ -105,11 +111,11 @@ export class FreshVectors {
     const found: ScoredKey[] = [];
     for (const batch of this.batches) {
       const rows = batch.keys.length - batch.next;
-      if (rows <= 0) continue;
+      if (batch.live === 0) continue;
       // usearch's exactSearch reads a typed array from the start of its buffer, ignoring its offset.
       if (batch.next > 0) this.compact(batch);
       // Skipped keys (removed, or re-added in a later batch) may take places: ask for enough to fill k anyway.
-      const count = Math.min(rows, k + this.skippedIn(batch));
+      const count = Math.min(rows, k + rows - batch.live);
       const matches = usearch.exactSearch(batch.matrix, ownBuffer(query), this.dimension, count, usearch.MetricKind.Cos, 1) as
         { keys: BigUint64Array; distances: Float32Array };
       for (let i = 0; i < matches.keys.length; i += 1) {
@@ -135,12 +141,12 @@ export class FreshVectors {
     return owner !== undefined && owner.batch === batch && owner.row === batch.base + row;
   }
 
-  private skippedIn(batch: FreshBatch): number {
-    let skipped = 0;
-    for (let row = batch.next; row < batch.keys.length; row += 1) {
-      if (!this.owns(batch, row)) skipped += 1;
-    }
-    return skipped;
+  /** The key stops waiting (removed, re-added, or in the graph): its row no longer counts as live. */
+  private release(key: number): void {
+    const owner = this.owner.get(key);
+    if (!owner) return;
+    owner.batch.live -= 1;
+    this.owner.delete(key);
   }
 
   private rowsOf(batch: FreshBatch, rows: readonly number[]): Float32Array {
