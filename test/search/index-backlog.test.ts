@@ -33,97 +33,72 @@ describe('vectors waiting for the HNSW graph (index thread)', () => {
   before(() => { dir = mkdtempSync(join(tmpdir(), 'memsvc-index-backlog-')); });
   after(() => removeDir(dir));
 
-  const open = (backlogLimit: number) => {
+  /** A new index with this backlog limit, loaded, for `work`; closed after it. */
+  const withIndex = async (backlogLimit: number, work: (index: ThreadedVectorIndex) => Promise<void>) => {
     serial += 1;
-    return ThreadedVectorIndex.open(join(dir, `index-${serial}`), 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS, { backlogLimit });
+    const index = ThreadedVectorIndex.open(join(dir, `index-${serial}`), 'test-model', DIMENSION, DEFAULT_HNSW_PARAMETERS, { backlogLimit });
+    try {
+      await index.loaded;
+      await work(index);
+    } finally {
+      await index.close();
+    }
   };
+  /** Keys 1..COUNT, in one add. */
+  const addAll = (index: ThreadedVectorIndex) => index.add(range(1, COUNT), range(1, COUNT).map(vectorOf));
 
-  test('an added vector is found at once, exactly, while the graph still has thousands to insert', async () => {
-    const index = open(1_000_000);
-    try {
-      await index.loaded;
-      const keys = range(1, COUNT);
+  test('an added vector is found at once, exactly, while the graph still has thousands to insert', () => withIndex(1_000_000, async (index) => {
+    await addAll(index);
+    const last = COUNT;
+    const [best] = await index.search(vectorOf(last), 3);
+    assert.ok(index.waiting() > 0, 'the search ran while vectors still waited for the graph');
+    assert.equal(best?.key, last, 'the newest vector, last in line for the graph, is its own nearest neighbour');
+    assert.ok(best!.score > 0.9999, `found by an exact scan: score ${best!.score}`);
+    assert.equal(index.size(), COUNT, 'size counts the waiting vectors');
+    assert.deepEqual(await index.missing([1, last, COUNT + 1]), [COUNT + 1], 'waiting vectors are not missing');
+    await index.flush();
+    assert.equal(index.waiting(), 0);
+    assert.equal(index.size(), COUNT);
+    for (const key of [1, 5_000, last]) assert.equal((await index.search(vectorOf(key), 1))[0]?.key, key);
+  }));
+
+  test('the request thread sees the backlog drain without asking (what /embeddings/status reports)', () => withIndex(1_000_000, async (index) => {
+    await addAll(index);
+    assert.ok(index.waiting() > 0);
+    // No request is sent while waiting: only the index thread's own reports can move these numbers.
+    await waitFor(async () => index.waiting(), { what: 'the reported backlog at 0', until: (waiting) => waiting === 0, timeoutMs: 30_000 });
+    assert.equal(index.size(), COUNT);
+  }));
+
+  test('add answers only once the backlog is within its limit', () => withIndex(500, async (index) => {
+    for (let start = 1; start <= COUNT; start += 3_000) {
+      const keys = range(start, 3_000);
       await index.add(keys, keys.map(vectorOf));
-      const last = COUNT;
-      const [best] = await index.search(vectorOf(last), 3);
-      assert.ok(index.waiting() > 0, 'the search ran while vectors still waited for the graph');
-      assert.equal(best?.key, last, 'the newest vector, last in line for the graph, is its own nearest neighbour');
-      assert.ok(best!.score > 0.9999, `found by an exact scan: score ${best!.score}`);
-      assert.equal(index.size(), COUNT, 'size counts the waiting vectors');
-      assert.deepEqual(await index.missing([1, last, COUNT + 1]), [COUNT + 1], 'waiting vectors are not missing');
-      await index.flush();
-      assert.equal(index.waiting(), 0);
-      assert.equal(index.size(), COUNT);
-      for (const key of [1, 5_000, last]) assert.equal((await index.search(vectorOf(key), 1))[0]?.key, key);
-    } finally {
-      await index.close();
+      assert.ok(index.waiting() <= 500, `after an add answered, ${index.waiting()} waited (limit 500)`);
     }
-  });
+    await index.flush();
+    assert.equal(index.size(), COUNT);
+  }));
 
-  test('the request thread sees the backlog drain without asking (what /embeddings/status reports)', async () => {
-    const index = open(1_000_000);
-    try {
-      await index.loaded;
-      const keys = range(1, COUNT);
-      await index.add(keys, keys.map(vectorOf));
-      assert.ok(index.waiting() > 0);
-      // No request is sent while waiting: only the index thread's own reports can move these numbers.
-      await waitFor(async () => index.waiting(), { what: 'the reported backlog at 0', until: (waiting) => waiting === 0, timeoutMs: 30_000 });
-      assert.equal(index.size(), COUNT);
-    } finally {
-      await index.close();
-    }
-  });
+  test('a vector removed while it waits is not found and never reaches the graph', () => withIndex(1_000_000, async (index) => {
+    await addAll(index);
+    const gone = [COUNT, COUNT - 1];
+    await index.remove(gone);
+    assert.ok(index.waiting() > 0, 'removed while vectors still waited for the graph');
+    for (const key of gone) assert.notEqual((await index.search(vectorOf(key), 1))[0]?.key, key);
+    await index.flush();
+    assert.deepEqual(await index.missing(gone), gone);
+    assert.equal(index.size(), COUNT - 2);
+  }));
 
-  test('add answers only once the backlog is within its limit', async () => {
-    const index = open(500);
-    try {
-      await index.loaded;
-      for (let start = 1; start <= COUNT; start += 3_000) {
-        const keys = range(start, 3_000);
-        await index.add(keys, keys.map(vectorOf));
-        assert.ok(index.waiting() <= 500, `after an add answered, ${index.waiting()} waited (limit 500)`);
-      }
-      await index.flush();
-      assert.equal(index.size(), COUNT);
-    } finally {
-      await index.close();
-    }
-  });
-
-  test('a vector removed while it waits is not found and never reaches the graph', async () => {
-    const index = open(1_000_000);
-    try {
-      await index.loaded;
-      const keys = range(1, COUNT);
-      await index.add(keys, keys.map(vectorOf));
-      const gone = [COUNT, COUNT - 1];
-      await index.remove(gone);
-      assert.ok(index.waiting() > 0, 'removed while vectors still waited for the graph');
-      for (const key of gone) assert.notEqual((await index.search(vectorOf(key), 1))[0]?.key, key);
-      await index.flush();
-      assert.deepEqual(await index.missing(gone), gone);
-      assert.equal(index.size(), COUNT - 2);
-    } finally {
-      await index.close();
-    }
-  });
-
-  test('clear drops the waiting vectors and answers held adds', async () => {
-    const index = open(100);
-    try {
-      await index.loaded;
-      const keys = range(1, COUNT);
-      const adding = index.add(keys, keys.map(vectorOf));
-      await index.clear();
-      await adding;
-      await index.flush();
-      assert.equal(index.size(), 0);
-      assert.deepEqual(await index.search(vectorOf(1), 3), []);
-    } finally {
-      await index.close();
-    }
-  });
+  test('clear drops the waiting vectors and answers held adds', () => withIndex(100, async (index) => {
+    const adding = addAll(index);
+    await index.clear();
+    await adding;
+    await index.flush();
+    assert.equal(index.size(), 0);
+    assert.deepEqual(await index.search(vectorOf(1), 3), []);
+  }));
 
   test('a save keeps what the graph holds; a restart finds the waiting vectors missing, for the catch-up to add', async () => {
     const indexDir = join(dir, 'saved-with-backlog');
