@@ -10,6 +10,8 @@ import usearch from 'usearch';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { admittedKeys } from '../src/adapters/sqlite/sqlite-admitted-keys.js';
+import { StatementCache } from '../src/adapters/sqlite/sqlite-statements.js';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,10 +33,8 @@ const vectors = await embedder.embed(recallQuestions(queries));
 const joined = db.prepare(`SELECT v.message_seq AS key, v.vector FROM message_vectors v
   JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
   WHERE v.message_seq IN (SELECT value FROM json_each(?)) AND (c.folder = ? OR (c.folder >= ? AND c.folder < ?))`);
-const keysOnly = db.prepare(`SELECT m.seq FROM messages m CROSS JOIN conversations c ON c.id = m.conversation_id
-  WHERE m.seq IN (SELECT value FROM json_each(?)) AND (c.folder = ? OR (c.folder >= ? AND c.folder < ?))`).pluck();
-const viaSet = db.prepare(`SELECT m.seq FROM messages m
-  WHERE m.seq IN (SELECT value FROM json_each(?)) AND m.conversation_id IN (SELECT c.id FROM conversations c WHERE (c.folder = ? OR (c.folder >= ? AND c.folder < ?)))`).pluck();
+// The service's own filter check, key by key and as a set of conversations (src/adapters/sqlite/sqlite-admitted-keys.ts).
+const statements = new StatementCache(db);
 const byKey = db.prepare(`SELECT message_seq AS key, vector FROM message_vectors WHERE message_seq IN (SELECT value FROM json_each(?))`);
 
 for (const [folder, k] of [['', 116], ['/sel/a', 2016], ['/sel/a/b', 4000]] as Array<[string, number]>) {
@@ -48,7 +48,8 @@ for (const [folder, k] of [['', 116], ['/sel/a', 2016], ['/sel/a/b', 4000]] as A
     t = performance.now();
     const found = index.search(Float32Array.from(query), k, 1);
     graph.push(performance.now() - t);
-    const keys = JSON.stringify(Array.from(found.keys, Number));
+    const keyList = Array.from(found.keys, Number);
+    const keys = JSON.stringify(keyList);
     const params = [folder, `${folder}/`, `${folder}0`];
     if (folder === '') {
       t = performance.now();
@@ -60,11 +61,11 @@ for (const [folder, k] of [['', 116], ['/sel/a', 2016], ['/sel/a/b', 4000]] as A
     joined.all(keys, ...params);
     join.push(performance.now() - t);
     t = performance.now();
-    const admitted = keysOnly.all(keys, ...params) as number[];
+    const admitted = admittedKeys(statements, keyList, { folder }, false);
     filterKeys.push(performance.now() - t);
     admittedCount += admitted.length;
     t = performance.now();
-    const second = viaSet.all(keys, ...params) as number[];
+    const second = admittedKeys(statements, keyList, { folder }, true);
     set.push(performance.now() - t);
     if (second.length !== admitted.length) throw new Error('set variant disagrees');
     t = performance.now();
