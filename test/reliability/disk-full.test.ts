@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { setMaxSize } from '../../src/adapters/sqlite/sqlite-database.js';
+import BetterSqlite3 from 'better-sqlite3';
 import { DATABASE_FILE } from '../../src/controller.js';
 import { type RunningService, startService } from '../helpers/service-harness.js';
 
@@ -43,8 +42,17 @@ describe('disk full', () => {
     assert.ok(deleted.status === 200 || deleted.status === 507, deleted.text);
     if (deleted.status === 200) acknowledged.shift();
 
-    // Space returns (the operator frees disk; here the cap goes up on the running connection): writes succeed again.
-    setMaxSize((server.controller.store as unknown as { db: Database }).db, 64);
+    // Space returns: here another connection, without the cap, deletes five conversations and frees their pages
+    // (the service's own connections keep the cap they opened with). Writes succeed again.
+    const freed = acknowledged.splice(0, 5);
+    const outside = new BetterSqlite3(join(server.dataDir, DATABASE_FILE));
+    try {
+      outside.pragma('foreign_keys = ON');
+      const remove = outside.prepare('DELETE FROM conversations WHERE id = ?');
+      outside.transaction(() => { for (const id of freed) remove.run(id); })();
+    } finally {
+      outside.close();
+    }
     const again = await create(1000);
     assert.equal(again.status, 201, again.text);
     assert.equal((await server.api('GET', '/api/v1/conversations/count')).body.count, acknowledged.length + 1);

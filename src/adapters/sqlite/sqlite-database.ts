@@ -19,6 +19,19 @@ export interface SqliteOpenOptions {
 /** Opens (creating if needed) the database file in WAL mode with foreign keys on, migrated. */
 export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = openSqliteConnection(file, options);
+  migrate(db, MIGRATIONS, options.log);
+  // No ANALYZE/PRAGMA optimize: statistics taken while the FTS5 shadow tables are small make
+  // FTS5's own lookups scan them, and inserts slow down as the index grows (measured: 10x at
+  // 80,000 messages). The list queries are written to use the right indexes without statistics.
+  return db;
+}
+
+/**
+ * One more connection to a database file: WAL, and the settings SQLite keeps per connection (durability, the
+ * size cap, foreign keys, the busy wait), so every connection enforces them alike. Does not migrate.
+ */
+export function openSqliteConnection(file: string, options: Pick<SqliteOpenOptions, 'synchronous' | 'maxSizeMb'> = {}): Database {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
@@ -26,10 +39,6 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -65536');
-  migrate(db, MIGRATIONS, options.log);
-  // No ANALYZE/PRAGMA optimize: statistics taken while the FTS5 shadow tables are small make
-  // FTS5's own lookups scan them, and inserts slow down as the index grows (measured: 10x at
-  // 80,000 messages). The list queries are written to use the right indexes without statistics.
   return db;
 }
 

@@ -14,6 +14,7 @@ import { SqliteMessageSearch } from './sqlite-message-search.js';
 import { SqlitePruningReader } from './sqlite-pruning.reader.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
 import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
@@ -33,17 +34,19 @@ export function openSqliteStorage(
   ensurePrivateFile(file);
   tightenIfPresent([`${file}-wal`, `${file}-shm`]);
   const db = openSqliteDatabase(file, options);
+  // Writes run on a thread of their own (sqlite-writer.ts); reads on this connection.
+  const writer = SqliteWriter.start(file, { synchronous: options.synchronous, maxSizeMb: options.maxSizeMb });
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
-    conversations,
-    embeddings: new SqliteEmbeddingQueue(db),
+    conversations: writer.route('conversations', conversations),
+    embeddings: writer.route('embeddings', new SqliteEmbeddingQueue(db)),
     search: new SqliteMessageSearch(db),
     context: new SqliteContextReader(db),
-    summaries: new SqliteSummaryStore(db),
+    summaries: writer.route('summaries', new SqliteSummaryStore(db)),
     pruning: new SqlitePruningReader(db),
     labelVectors: new SqliteLabelVectorReader(db),
-    archive: new SqliteConversationArchive(db),
+    archive: writer.route('archive', new SqliteConversationArchive(db)),
     activity: new SqliteMessageActivityReader(db),
     openLocalIndex: (model, dimension) => {
       const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension, options.indexParameters, {
@@ -53,6 +56,9 @@ export function openSqliteStorage(
       return { index, loaded: index.loaded };
     },
     vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),
-    close: () => conversations.close(),
+    close: async () => {
+      await writer.close();
+      await conversations.close();
+    },
   };
 }

@@ -1,0 +1,112 @@
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
+import { deserializeError, serializeError } from '../../src/adapters/sqlite/sqlite-writer.protocol.js';
+import { DomainError, ErrorCode, LimitExceededError, StorageFullError, ValidationError, isStorageFull } from '../../src/domain/errors.js';
+import { newId } from '../../src/domain/ids.js';
+import type { ImportedConversation } from '../../src/ports/conversation-archive.js';
+import type { Storage } from '../../src/ports/storage.js';
+
+const POLICY = { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 };
+const NOW = '2026-05-01T10:00:00.000Z';
+
+function imported(count: number, messages: number): ImportedConversation[] {
+  return Array.from({ length: count }, (_, c) => ({
+    id: newId(), label: `import ${c}`, folder: '/imported', status: 'active', importanceScore: 5,
+    wordCount: messages * 12, sessionCount: 1, createdAt: NOW, updatedAt: NOW, lastAccessedAt: NOW, lastMessageAt: NOW,
+    messages: Array.from({ length: messages }, (_, i) => ({
+      id: null, role: i % 2 === 0 ? 'user' as const : 'assistant' as const,
+      content: `conversation ${c} message ${i}: the migration of the orders table ran long because of the index rebuild`,
+      timestamp: NOW, metadata: null,
+    })),
+  }));
+}
+
+describe('sqlite: writes run on their own thread', () => {
+  const dirs: string[] = [];
+  const open = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memsvc-writer-'));
+    dirs.push(dir);
+    return { dir, storage: openSqliteStorage(dir) };
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a read answers while a large write runs, and sees the store as it was before that write', async () => {
+    const { storage } = open();
+    try {
+      const order: string[] = [];
+      const importing = storage.archive.importAll(imported(400, 20), 'skip').then((outcome) => {
+        order.push('import');
+        return outcome;
+      });
+      // On the request thread this import would already have run whole (the store is synchronous inside).
+      const seen = await storage.conversations.count({});
+      order.push('read');
+      const outcome = await importing;
+      assert.deepEqual(order, ['read', 'import']);
+      assert.equal(seen, 0, 'the read saw none of the import: it commits at once or not at all');
+      assert.equal(outcome.imported, 400);
+      assert.equal(await storage.conversations.count({}), 400, 'once the write answers, reads see it');
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('an error keeps its class and fields across the thread', async () => {
+    const { storage } = open();
+    try {
+      const tooMany = storage.conversations.create({
+        id: newId(), label: 'x', folder: '/', importanceScore: 5, now: NOW,
+        messages: Array.from({ length: 4 }, () => ({ role: 'user' as const, content: 'hi', timestamp: NOW, metadata: null })),
+      }, { ...POLICY, maxMessagesPerConversation: 3 });
+      await assert.rejects(tooMany, (error: unknown) => error instanceof LimitExceededError && error instanceof DomainError &&
+        error.code === ErrorCode.TOO_MANY_MESSAGES && error.kind === 'limit_exceeded');
+
+      const id = newId();
+      const input = { id, label: 'x', folder: '/', importanceScore: 5, now: NOW, messages: [] };
+      await storage.conversations.create(input, POLICY);
+      await assert.rejects(storage.conversations.create(input, POLICY),
+        (error: unknown) => (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('writes called before close are all stored', async () => {
+    const { dir, storage } = open();
+    const creates = Array.from({ length: 50 }, (_, i) => storage.conversations.create({
+      id: newId(), label: `c${i}`, folder: '/', importanceScore: 5, now: NOW,
+      messages: [{ role: 'user', content: `message ${i}`, timestamp: NOW, metadata: null }],
+    }, POLICY));
+    await storage.close();
+    assert.equal((await Promise.all(creates)).length, 50);
+    const reopened: Storage = openSqliteStorage(dir);
+    try {
+      assert.equal(await reopened.conversations.count({}), 50);
+      assert.equal((await reopened.embeddings.counts()).pending, 50);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  test('serialized errors come back as their own class, with the fields the HTTP layer maps by', () => {
+    const validation = deserializeError(serializeError(new ValidationError('bad folder', ErrorCode.INVALID_FOLDER, 'folder')));
+    assert.ok(validation instanceof ValidationError);
+    assert.equal(validation.message, 'bad folder');
+    assert.equal((validation as ValidationError).code, ErrorCode.INVALID_FOLDER);
+    assert.equal((validation as ValidationError).field, 'folder');
+
+    const full = deserializeError(serializeError(new StorageFullError()));
+    assert.ok(full instanceof StorageFullError);
+    assert.equal((full as StorageFullError).retryable, new StorageFullError().retryable);
+
+    const sqliteFull = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    assert.ok(isStorageFull(deserializeError(serializeError(sqliteFull))));
+    assert.equal(deserializeError(serializeError('plain')).message, 'plain');
+  });
+});
