@@ -101,7 +101,8 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
 
   const child = fork(fileURLToPath(new URL('./server-child.ts', import.meta.url)),
     options.bridgeUrl ? [dataDir, options.bridgeUrl] : [dataDir], {
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    // BENCH_SERVER_NODE_ARGS: more Node flags for the controller, e.g. `--cpu-prof --cpu-prof-dir=prof`.
+    execArgv: ['--import', import.meta.resolve('tsx'), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: options.apiKey ? { ...process.env, MEMSVC_BENCH_API_KEY: options.apiKey } : process.env,
   });

@@ -77,6 +77,27 @@ describe('sqlite: writes run on their own thread', () => {
     }
   });
 
+  test('writes sent together are stored together, and one that fails fails alone', async () => {
+    const { storage } = open();
+    try {
+      const taken = newId();
+      await storage.conversations.create({ id: taken, label: 'first', folder: '/', importanceScore: 5, now: NOW, messages: [] }, POLICY);
+      const ids = Array.from({ length: 8 }, (_, i) => (i === 3 ? taken : newId()));
+      const outcomes = await Promise.allSettled(ids.map((id, i) => storage.conversations.create({
+        id, label: `burst ${i}`, folder: '/', importanceScore: 5, now: NOW,
+        messages: [{ role: 'user', content: `burst message ${i}`, timestamp: NOW, metadata: null }],
+      }, POLICY)));
+      assert.deepEqual(outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+      assert.equal(((outcomes[3] as PromiseRejectedResult).reason as { code?: string }).code, 'SQLITE_CONSTRAINT_PRIMARYKEY');
+      assert.equal(await storage.conversations.count({}), 8, 'the seven others and the first are stored');
+      assert.equal((await storage.embeddings.counts()).pending, 7, 'the failed create left no message behind');
+      assert.equal((await storage.conversations.get(taken))?.label, 'first');
+    } finally {
+      await storage.close();
+    }
+  });
+
   test('writes called before close are all stored', async () => {
     const { dir, storage } = open();
     const creates = Array.from({ length: 50 }, (_, i) => storage.conversations.create({

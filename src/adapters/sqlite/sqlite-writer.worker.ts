@@ -1,6 +1,11 @@
 /**
  * The writer thread (see sqlite-writer.ts): its own connection to the database file, and the same stores the
- * request thread reads with, so a write runs exactly the code it ran before, one at a time in arrival order.
+ * request thread reads with, so a write runs exactly the code it ran before, in arrival order.
+ *
+ * Writes that arrive while others are being stored are stored together in one transaction (group commit):
+ * one commit, and one new full-text segment, for every create a burst of clients sent, rather than one each.
+ * If any of them fails, the whole group is rolled back and each runs again alone, so a failure is its own
+ * and never another's.
  */
 import { parentPort } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
@@ -11,44 +16,114 @@ import { SqliteEmbeddingQueue } from './sqlite-embedding.queue.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
 import { serializeError, WRITE_METHODS, type WriterReply, type WriterRequest, type WriterTarget } from './sqlite-writer.protocol.js';
 
+type CallRequest = Extract<WriterRequest, { op: 'call' }>;
+
 const port = parentPort!;
 let db: Database | null = null;
 let stores: Record<WriterTarget, object> | null = null;
+const queue: WriterRequest[] = [];
+let draining = false;
 
-async function handle(request: WriterRequest): Promise<unknown> {
-  switch (request.op) {
-    case 'open': {
-      db = openSqliteConnection(request.file, request.options);
-      stores = {
-        conversations: new SqliteConversationStore(db, request.file),
-        embeddings: new SqliteEmbeddingQueue(db),
-        summaries: new SqliteSummaryStore(db),
-        archive: new SqliteConversationArchive(db),
-      };
-      return null;
-    }
-    case 'call': {
-      if (!stores) throw new Error('the writer thread has no open database');
-      if (!(WRITE_METHODS[request.target] as readonly string[]).includes(request.method)) {
-        throw new Error(`${request.target}.${request.method} is not a write`);
-      }
-      const store = stores[request.target] as Record<string, (...args: unknown[]) => Promise<unknown>>;
-      return store[request.method]!(...request.args);
-    }
-    case 'close': {
-      if (db?.open) db.close();
-      db = null;
-      stores = null;
-      return null;
-    }
+const reply = (id: number, outcome: PromiseSettledResult<unknown>) => port.postMessage(outcome.status === 'fulfilled'
+  ? { id, ok: true, value: outcome.value } satisfies WriterReply
+  : { id, ok: false, error: serializeError(outcome.reason) } satisfies WriterReply);
+
+function open(request: Extract<WriterRequest, { op: 'open' }>): void {
+  db = openSqliteConnection(request.file, request.options);
+  stores = {
+    conversations: new SqliteConversationStore(db, request.file),
+    embeddings: new SqliteEmbeddingQueue(db),
+    summaries: new SqliteSummaryStore(db),
+    archive: new SqliteConversationArchive(db),
+  };
+}
+
+function invoke(request: CallRequest): Promise<unknown> {
+  if (!stores) return Promise.reject(new Error('the writer thread has no open database'));
+  if (!(WRITE_METHODS[request.target] as readonly string[]).includes(request.method)) {
+    return Promise.reject(new Error(`${request.target}.${request.method} is not a write`));
+  }
+  const store = stores[request.target] as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  try {
+    return store[request.method]!(...request.args);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
-// Every store method is synchronous inside (better-sqlite3), so handling the messages as they come keeps
-// the writes in arrival order, each transaction whole before the next begins.
+/**
+ * The store methods are synchronous inside (better-sqlite3): their promises are settled when they return, so
+ * awaiting them lets no other message in, and the group's transaction holds only the group.
+ */
+async function storeGroup(calls: CallRequest[]): Promise<void> {
+  if (calls.length > 1 && db && begin(db)) {
+    const outcomes = await Promise.allSettled(calls.map(invoke));
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled') && db.inTransaction) {
+      let committed = true;
+      try {
+        db.exec('COMMIT');
+      } catch {
+        committed = false;
+      }
+      if (committed) {
+        calls.forEach((call, i) => reply(call.id, outcomes[i]!));
+        return;
+      }
+    }
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
+  for (const call of calls) {
+    const [outcome] = await Promise.allSettled([invoke(call)]);
+    reply(call.id, outcome!);
+  }
+}
+
+/** False when the transaction cannot start (the database stays busy past the busy wait): each call then runs alone. */
+function begin(connection: Database): boolean {
+  try {
+    connection.exec('BEGIN IMMEDIATE');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function drain(): Promise<void> {
+  draining = true;
+  while (queue.length > 0) {
+    const batch = queue.splice(0);
+    for (let i = 0; i < batch.length;) {
+      const request = batch[i]!;
+      if (request.op === 'call') {
+        let end = i;
+        while (end < batch.length && batch[end]!.op === 'call') end += 1;
+        const group = batch.slice(i, end) as CallRequest[];
+        await storeGroup(group).catch((error: unknown) => {
+          for (const call of group) reply(call.id, { status: 'rejected', reason: error });
+        });
+        i = end;
+        continue;
+      }
+      try {
+        if (request.op === 'open') open(request);
+        else {
+          if (db?.open) db.close();
+          db = null;
+          stores = null;
+        }
+        reply(request.id, { status: 'fulfilled', value: null });
+      } catch (error) {
+        reply(request.id, { status: 'rejected', reason: error });
+      }
+      i += 1;
+    }
+    // Let the messages that arrived meanwhile in before the next group is cut.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  draining = false;
+}
+
 port.on('message', (request: WriterRequest) => {
-  handle(request).then(
-    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies WriterReply),
-    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: serializeError(error) } satisfies WriterReply),
-  );
+  queue.push(request);
+  if (!draining) void drain();
 });
