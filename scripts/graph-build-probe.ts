@@ -42,6 +42,10 @@ const slicePerThread = Number(option('slice', '256'));
 /** --shuffle: each slice is inserted in a seeded random order rather than in key order. */
 const shuffle = process.argv.includes('--shuffle');
 const interleave = Number(option('interleave', '0'));
+/** --per-question: prints each question that gets under half its exact ten, with its exact and found scores. */
+const perQuestion = process.argv.includes('--per-question');
+/** --reachability N: searches the graph for N sampled vectors by their own vector and counts those it misses. */
+const reachability = Number(option('reachability', '0'));
 const DIMENSION = 768;
 
 /** Row i: the builtin vector of the bench corpus's message i (10-message conversations of seed 42, as the scale bench sends). */
@@ -200,6 +204,16 @@ for (const spec of configs) {
   const wall = performance.now() - started;
   console.log(`${layout.name}: ${segments.length} graph(s), insert ${(cpuUs(cpu0) / size).toFixed(0)} µs CPU a vector, ` +
     `${(wall / 1000).toFixed(1)} s wall (${((size / wall) * 1000).toFixed(0)}/s), load ${load()}`);
+  if (reachability > 0) {
+    const rng = createRng(7);
+    let unreached = 0;
+    for (let i = 0; i < reachability; i += 1) {
+      const row = Math.floor(rng.next() * size);
+      const found = searchAll(segments, layout.project(matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION)), 10);
+      if (!found.includes(row) && dotRow(matrix, found[0] ?? row, matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION)) < 0.999) unreached += 1;
+    }
+    console.log(`  ${unreached} of ${reachability} sampled vectors not found by their own vector`);
+  }
   for (const candidates of candidateCounts) {
     let strict = 0;
     let ties = 0;
@@ -213,6 +227,12 @@ for (const spec of configs) {
       const hits = best.filter((item) => exactKeys[q]!.includes(item.key)).length;
       strict += hits;
       if (hits < 5) lost += 1;
+      if (perQuestion && hits < 5) {
+        const first = exactKeys[q]![0]!;
+        const self = searchAll(segments, layout.project(matrix.subarray(first * DIMENSION, (first + 1) * DIMENSION)), 10);
+        console.log(`    lost q${q}: exact 1st found by its own vector: ${self.includes(first)}; exact 1st ${dotRow(matrix, exactKeys[q]![0]!, query).toFixed(3)}, 10th ${(tenth[q]! + 1e-6).toFixed(3)}, ` +
+          `found best ${best[0]?.score.toFixed(3)}, hits ${hits}: ${recallQuestions(queryCount)[q]}`);
+      }
       ties += best.filter((item) => item.score >= tenth[q]!).length;
     });
     cpus.sort((a, b) => a - b);
