@@ -5,7 +5,7 @@
  *
  *   npx tsx scripts/store-rate-probe.ts --conversations 20000 --concurrency 8
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStorage } from '../src/adapters/sqlite/sqlite-storage.js';
@@ -30,6 +30,15 @@ const inputs = Array.from({ length: count }, (_, i) => {
     messages: generated.messages.map((m) => ({ role: m.role, content: m.content, timestamp: now, metadata: null })),
   };
 });
+/** Bytes this process has caused to be written to storage so far (Linux), or 0 elsewhere. */
+function writtenBytes(): number {
+  try {
+    return Number(/write_bytes: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+const written0 = writtenBytes();
 const cpu0 = process.cpuUsage();
 const started = performance.now();
 let next = 0;
@@ -46,4 +55,5 @@ console.log(`${count * 10} messages in ${(wall / 1000).toFixed(1)} s: ${Math.rou
   `request thread and writer together ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU ` +
   `(${Math.round((cpu.user + cpu.system) / (count * 10))} µs a message)`);
 await storage.close();
+console.log(`written to storage: ${((writtenBytes() - written0) / 1e6).toFixed(0)} MB (${Math.round((writtenBytes() - written0) / (count * 10))} bytes a message)`);
 rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,8 @@ import { createConversation, NIL_UUID } from '../helpers/fixtures.js';
 import { ManualClock } from '../helpers/fakes.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Message ids are version 7: time first, so new ones go at the end of the message-id index. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('create and get', () => {
   let server: RunningService;
@@ -87,7 +89,7 @@ describe('create and get', () => {
     assert.deepEqual(messages.map((m: any) => [m.position, m.role, m.content]),
       [[0, 'user', 'first'], [1, 'assistant', 'second'], [2, 'system', 'third']]);
     for (const message of messages) {
-      assert.match(message.id, UUID_V4);
+      assert.match(message.id, UUID_V7);
       assert.equal(message.conversation_id, id);
       assert.equal(message.embedding_id, null);
     }

@@ -1,6 +1,6 @@
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
 import { planAppend } from '../../domain/append-plan.js';
-import { newId } from '../../domain/ids.js';
+import { newMessageId } from '../../domain/ids.js';
 import type {
   AppendPolicy,
   ConversationFilter,
@@ -149,7 +149,7 @@ export class PostgresConversationStore implements ConversationStore {
       messageCount: row.message_count, wordCount: row.word_count, sessionCount: row.session_count, lastMessageAt: row.last_message_at,
     }, inputs, now, policy);
     const messages = plan.messages.map((planned): Message =>
-      ({ id: newId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' }));
+      ({ id: newMessageId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' }));
     if (messages.length > 0) {
       await insertMessages(client, id, messages);
       await indexAppendedMessages(client, id, row.message_count);

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Conversation } from '../../domain/conversation.js';
-import { newId } from '../../domain/ids.js';
+import { newId, newMessageId } from '../../domain/ids.js';
 import type {
   ArchiveCursor,
   ArchiveFilter,
@@ -51,7 +51,7 @@ export class SqliteConversationArchive implements ConversationArchive {
         insertConversation.run(id, c.label, c.folder, c.status, c.importanceScore, c.wordCount, c.messages.length,
           c.sessionCount, c.createdAt, c.updatedAt, c.lastMessageAt, c.lastAccessedAt);
         c.messages.forEach((m, position) => {
-          const messageId = m.id !== null && messageIdTaken.get(m.id) === undefined ? m.id : newId();
+          const messageId = m.id !== null && messageIdTaken.get(m.id) === undefined ? m.id : newMessageId();
           insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
             m.metadata === null ? null : JSON.stringify(m.metadata));
         });

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
 import { planAppend } from '../../domain/append-plan.js';
-import { newId } from '../../domain/ids.js';
+import { newMessageId } from '../../domain/ids.js';
 import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
 import { messagesInState } from './sqlite-embedding.queue.js';
 import { StatementCache } from './sqlite-statements.js';
@@ -165,7 +165,7 @@ export class SqliteConversationStore implements ConversationStore {
     const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
     const messages = plan.messages.map((planned): Message => {
-      const message: Message = { id: newId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' };
+      const message: Message = { id: newMessageId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' };
       insert.run(message.id, id, message.position, message.role, message.content, message.timestamp,
         message.metadata === null ? null : JSON.stringify(message.metadata));
       return message;
