@@ -28,7 +28,7 @@ export interface EmbeddingWorkerState {
   /** Consecutive failures to reach the bridge; the wait between tries grows with it. */
   consecutiveFailures: number;
   embeddedSinceStart: number;
-  /** Vectors stored and on their way into the index (searchable once this is 0). */
+  /** Vectors being stored or on their way into the index (searchable once this is 0). */
   indexing: number;
 }
 
@@ -43,6 +43,8 @@ export class EmbeddingWorker {
   private cycle: Promise<void> | null = null;
   /** The previous batch's insert into the index thread: the next batch is embedded while it runs. */
   private indexing: Promise<void> = Promise.resolve();
+  /** Vectors of the batch being stored and not yet handed to the index. */
+  private storing = 0;
   private stopped = true;
   /** The watch for the bridge's return after a failed batch (one at a time). */
   private bridgeWatch: AbortController | null = null;
@@ -85,7 +87,7 @@ export class EmbeddingWorker {
   }
 
   status(): EmbeddingWorkerState {
-    return { ...this.state };
+    return { ...this.state, indexing: this.state.indexing + this.storing };
   }
 
   /** Runs until the queue is empty; throws when the bridge fails. For tests and tools that need "searchable now". */
@@ -171,18 +173,26 @@ export class EmbeddingWorker {
     }
     if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) return;
     const items = batch.map((message, i) => ({ key: message.key, vector: result.vectors[i]! }));
-    const stored = await this.queue.complete(result.model, items);
-    const storedKeys = new Set(stored);
-    const kept = items.filter((item) => storedKeys.has(item.key));
-    // One insert in flight at most: it runs in the index thread while the next batch is embedded.
-    await this.indexing;
-    const index = this.holder.current().index;
-    if (index && kept.length > 0) {
-      this.state.indexing = kept.length;
-      this.indexing = index.add(kept.map((item) => item.key), kept.map((item) => item.vector)).catch((error: unknown) => {
-        // The vectors are stored; the index catches up with them on the next start.
-        this.log.error({ err: error }, 'adding vectors to the index failed');
-      }).finally(() => { this.state.indexing = 0; });
+    // From the moment the store may show these messages done until their insert is under way, they count as
+    // indexing: the store commits on its writer thread, and a status read can come in before the answer does.
+    this.storing += items.length;
+    let kept: typeof items;
+    try {
+      const stored = await this.queue.complete(result.model, items);
+      const storedKeys = new Set(stored);
+      kept = items.filter((item) => storedKeys.has(item.key));
+      // One insert in flight at most: it runs in the index thread while the next batch is embedded.
+      await this.indexing;
+      const index = this.holder.current().index;
+      if (index && kept.length > 0) {
+        this.state.indexing = kept.length;
+        this.indexing = index.add(kept.map((item) => item.key), kept.map((item) => item.vector)).catch((error: unknown) => {
+          // The vectors are stored; the index catches up with them on the next start.
+          this.log.error({ err: error }, 'adding vectors to the index failed');
+        }).finally(() => { this.state.indexing = 0; });
+      }
+    } finally {
+      this.storing -= items.length;
     }
     this.state.embeddedSinceStart += kept.length;
     this.options.onEmbedded?.(kept.length);
