@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../vector/module-worker.js';
+import { WorkerCalls } from '../worker-calls.js';
 import type { SqliteOpenOptions } from './sqlite-database.js';
 import {
   deserializeError, WRITE_METHODS, type WriterReply, type WriterRequest, type WriterTarget,
@@ -9,35 +10,20 @@ type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /**
  * Runs the store's writes on a thread of their own (sqlite-writer.worker.ts), with its own connection to the
- * same WAL database. Storing a message costs about 110 µs of CPU (most of it the full-text index), and on the
- * request thread that cost capped acknowledged ingest: at 200,000 messages the request thread sat at 100% of
- * a core while the machine had most of another to spare. Reads stay on the request thread's connection and
- * see a write as soon as its call resolves (the writer has committed by then). Writes run one at a time in the
- * order they were called, as they did on one connection.
+ * same WAL database. Storing a message costs about 100 µs of CPU (most of it the full-text index): on the
+ * request thread, a bulk ingest kept the thread that answers every request busy (94-100% of a core at 200,000
+ * messages; 20-40% with the writer thread). Reads stay on the request thread's connection and see a write as
+ * soon as its call resolves (the writer has committed by then). Writes are stored in the order they were
+ * called; those that arrive together commit together.
  */
 export class SqliteWriter {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  private failure: Error | null = null;
+  private readonly calls: WorkerCalls;
 
   private constructor(private readonly worker: Worker) {
+    this.calls = new WorkerCalls(worker, 'SQLite writer thread');
     worker.on('message', (reply: WriterReply) => {
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.ok) waiter.resolve(reply.value);
-      else waiter.reject(deserializeError(reply.error));
+      this.calls.settle(reply.id, reply.ok ? reply : { ok: false, error: deserializeError(reply.error) });
     });
-    const fail = (error: Error) => {
-      this.failure ??= error;
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`SQLite writer thread exited (code ${code})`)));
-    // The thread keeps the process alive only while a write is owed an answer.
-    worker.unref();
   }
 
   /** Starts the thread and opens its connection (the file must exist and be migrated). */
@@ -69,18 +55,11 @@ export class SqliteWriter {
 
   /** Waits for the writes already called, closes the thread's connection and ends the thread. */
   async close(): Promise<void> {
-    if (!this.failure) await this.call({ op: 'close' }).catch(() => undefined);
+    if (!this.calls.failed) await this.call({ op: 'close' }).catch(() => undefined);
     await this.worker.terminate();
   }
 
   private call(request: Distributive<WriterRequest>): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId;
-    this.nextId += 1;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id });
-    });
+    return this.calls.send(request);
   }
 }

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { ScoredKey } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
+import { WorkerCalls } from '../worker-calls.js';
 import { startModuleWorker } from './module-worker.js';
 import { INSERT_FAILURE_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -27,11 +28,9 @@ export interface ThreadedIndexOptions {
  * and the backlog is within its limit, which paces the embedding pipeline.
  */
 export class ThreadedVectorIndex implements VectorIndex {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly calls: WorkerCalls;
   private knownSize = 0;
   private knownWaiting = 0;
-  private failure: Error | null = null;
   /** Resolves once the saved graph is loaded (true) or found missing or stale (false: starts empty). */
   readonly loaded: Promise<boolean>;
 
@@ -39,6 +38,7 @@ export class ThreadedVectorIndex implements VectorIndex {
     private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string, parameters: HnswParameters,
     backlogLimit: number, onInsertFailure: (error: Error) => void,
   ) {
+    this.calls = new WorkerCalls(worker, 'vector index thread');
     worker.on('message', (reply: IndexReply) => {
       this.knownSize = reply.size;
       this.knownWaiting = reply.waiting;
@@ -46,22 +46,8 @@ export class ThreadedVectorIndex implements VectorIndex {
         onInsertFailure(new Error(`vector index: ${reply.error}`));
         return;
       }
-      const waiter = this.pending.get(reply.id);
-      if (!waiter) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.ok) waiter.resolve(reply.value);
-      else waiter.reject(new Error(`vector index: ${reply.error}`));
+      this.calls.settle(reply.id, reply.ok ? reply : { ok: false, error: new Error(`vector index: ${reply.error}`) });
     });
-    const fail = (error: Error) => {
-      this.failure = error;
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`vector index thread exited (code ${code})`)));
-    // The thread keeps the process alive only while it owes an answer (an idle index must not hold a script open).
-    worker.unref();
     this.loaded = this.call({ op: 'open', dir, model, dimension, parameters, backlogLimit }).then((value) => (value as { loaded: boolean }).loaded);
   }
 
@@ -128,13 +114,6 @@ export class ThreadedVectorIndex implements VectorIndex {
   }
 
   private call(request: IndexRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId;
-    this.nextId += 1;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id }, transfer);
-    });
+    return this.calls.send(request, transfer);
   }
 }
