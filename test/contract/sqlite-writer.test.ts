@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
 import { deserializeError, serializeError } from '../../src/adapters/sqlite/sqlite-writer.protocol.js';
+import { SqliteWriter } from '../../src/adapters/sqlite/sqlite-writer.js';
+import type { ConversationStore } from '../../src/ports/conversation-store.js';
 import { DomainError, ErrorCode, LimitExceededError, StorageFullError, ValidationError, isStorageFull } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import type { ImportedConversation } from '../../src/ports/conversation-archive.js';
@@ -112,6 +114,20 @@ describe('sqlite: writes run on their own thread', () => {
       assert.equal((await reopened.embeddings.counts()).pending, 50);
     } finally {
       await reopened.close();
+    }
+  });
+
+  test('a writer that cannot open its connection fails every write with the reason', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memsvc-writer-'));
+    dirs.push(dir);
+    const writer = SqliteWriter.start(join(dir, 'missing', 'memsvc.db'), {});
+    try {
+      const store = writer.route('conversations', {} as ConversationStore);
+      for (let i = 0; i < 2; i += 1) {
+        await assert.rejects(store.touch(newId(), NOW), /directory does not exist/);
+      }
+    } finally {
+      await writer.close();
     }
   });
 

@@ -29,7 +29,7 @@ export class SqliteWriter {
   /** Starts the thread and opens its connection (the file must exist and be migrated). */
   static start(file: string, options: Pick<SqliteOpenOptions, 'synchronous' | 'maxSizeMb'>): SqliteWriter {
     const writer = new SqliteWriter(startModuleWorker(import.meta.url, 'sqlite-writer.worker', ['better-sqlite3']));
-    // Any failure to open also fails every later call, which is where it is reported.
+    // A failure to open fails every later call with the same error, which is where it is reported.
     writer.call({ op: 'open', file, options }).catch(() => undefined);
     return writer;
   }
@@ -44,11 +44,15 @@ export class SqliteWriter {
     for (const method of writes) {
       routed.set(method, (...args: unknown[]) => this.call({ op: 'call', target, method: String(method), args }));
     }
+    // Every request reads through here: a local method is bound once, on first use, not on every access.
     return new Proxy(local, {
       get: (object, property) => {
         if (routed.has(property)) return routed.get(property);
         const value = Reflect.get(object, property, object) as unknown;
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+        if (typeof value !== 'function') return value;
+        const bound = (value as (...args: unknown[]) => unknown).bind(object);
+        routed.set(property, bound);
+        return bound;
       },
     });
   }

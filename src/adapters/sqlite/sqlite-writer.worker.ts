@@ -21,6 +21,8 @@ type CallRequest = Extract<WriterRequest, { op: 'call' }>;
 const port = parentPort!;
 let db: Database | null = null;
 let stores: Record<WriterTarget, object> | null = null;
+/** Why the connection could not open: every later write fails with it rather than with a vaguer error. */
+let openFailure: unknown = null;
 const queue: WriterRequest[] = [];
 let draining = false;
 
@@ -29,7 +31,12 @@ const reply = (id: number, outcome: PromiseSettledResult<unknown>) => port.postM
   : { id, ok: false, error: serializeError(outcome.reason) } satisfies WriterReply);
 
 function open(request: Extract<WriterRequest, { op: 'open' }>): void {
-  db = openSqliteConnection(request.file, request.options);
+  try {
+    db = openSqliteConnection(request.file, request.options);
+  } catch (error) {
+    openFailure = error;
+    throw error;
+  }
   stores = {
     conversations: new SqliteConversationStore(db, request.file),
     embeddings: new SqliteEmbeddingQueue(db),
@@ -39,7 +46,7 @@ function open(request: Extract<WriterRequest, { op: 'open' }>): void {
 }
 
 function invoke(request: CallRequest): Promise<unknown> {
-  if (!stores) return Promise.reject(new Error('the writer thread has no open database'));
+  if (!stores) return Promise.reject(openFailure ?? new Error('the writer thread has no open database'));
   if (!(WRITE_METHODS[request.target] as readonly string[]).includes(request.method)) {
     return Promise.reject(new Error(`${request.target}.${request.method} is not a write`));
   }
@@ -58,23 +65,25 @@ function invoke(request: CallRequest): Promise<unknown> {
 async function storeGroup(calls: CallRequest[]): Promise<void> {
   if (calls.length > 1 && db && begin(db)) {
     const outcomes = await Promise.allSettled(calls.map(invoke));
-    if (outcomes.every((outcome) => outcome.status === 'fulfilled') && db.inTransaction) {
-      let committed = true;
-      try {
-        db.exec('COMMIT');
-      } catch {
-        committed = false;
-      }
-      if (committed) {
-        calls.forEach((call, i) => reply(call.id, outcomes[i]!));
-        return;
-      }
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled') && db.inTransaction && commit(db)) {
+      calls.forEach((call, i) => reply(call.id, outcomes[i]!));
+      return;
     }
     if (db.inTransaction) db.exec('ROLLBACK');
   }
   for (const call of calls) {
     const [outcome] = await Promise.allSettled([invoke(call)]);
     reply(call.id, outcome!);
+  }
+}
+
+/** False when the group cannot commit: it is rolled back and each write runs again alone. */
+function commit(connection: Database): boolean {
+  try {
+    connection.exec('COMMIT');
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -88,34 +97,37 @@ function begin(connection: Database): boolean {
   }
 }
 
+/** Opens or closes the connection (the requests that are not writes). */
+function control(request: Exclude<WriterRequest, CallRequest>): void {
+  try {
+    if (request.op === 'open') {
+      open(request);
+    } else {
+      if (db?.open) db.close();
+      db = null;
+      stores = null;
+    }
+    reply(request.id, { status: 'fulfilled', value: null });
+  } catch (error) {
+    reply(request.id, { status: 'rejected', reason: error });
+  }
+}
+
 async function drain(): Promise<void> {
   draining = true;
   while (queue.length > 0) {
     const batch = queue.splice(0);
-    for (let i = 0; i < batch.length;) {
-      const request = batch[i]!;
-      if (request.op === 'call') {
-        let end = i;
-        while (end < batch.length && batch[end]!.op === 'call') end += 1;
-        const group = batch.slice(i, end) as CallRequest[];
-        await storeGroup(group).catch((error: unknown) => {
-          for (const call of group) reply(call.id, { status: 'rejected', reason: error });
-        });
-        i = end;
+    while (batch.length > 0) {
+      if (batch[0]!.op !== 'call') {
+        control(batch.shift() as Exclude<WriterRequest, CallRequest>);
         continue;
       }
-      try {
-        if (request.op === 'open') open(request);
-        else {
-          if (db?.open) db.close();
-          db = null;
-          stores = null;
-        }
-        reply(request.id, { status: 'fulfilled', value: null });
-      } catch (error) {
-        reply(request.id, { status: 'rejected', reason: error });
-      }
-      i += 1;
+      // The writes up to the next open or close form one group.
+      const end = batch.findIndex((request) => request.op !== 'call');
+      const group = batch.splice(0, end === -1 ? batch.length : end) as CallRequest[];
+      await storeGroup(group).catch((error: unknown) => {
+        for (const call of group) reply(call.id, { status: 'rejected', reason: error });
+      });
     }
     // Let the messages that arrived meanwhile in before the next group is cut.
     await new Promise((resolve) => setImmediate(resolve));
