@@ -63,9 +63,9 @@ function invoke(request: CallRequest): Promise<unknown> {
  * awaiting them lets no other message in, and the group's transaction holds only the group.
  */
 async function storeGroup(calls: CallRequest[]): Promise<void> {
-  if (calls.length > 1 && db && begin(db)) {
+  if (calls.length > 1 && db && tryExec(db, 'BEGIN IMMEDIATE')) {
     const outcomes = await Promise.allSettled(calls.map(invoke));
-    if (outcomes.every((outcome) => outcome.status === 'fulfilled') && db.inTransaction && commit(db)) {
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled') && db.inTransaction && tryExec(db, 'COMMIT')) {
       calls.forEach((call, i) => reply(call.id, outcomes[i]!));
       return;
     }
@@ -77,20 +77,13 @@ async function storeGroup(calls: CallRequest[]): Promise<void> {
   }
 }
 
-/** False when the group cannot commit: it is rolled back and each write runs again alone. */
-function commit(connection: Database): boolean {
+/**
+ * Runs BEGIN or COMMIT; false when it fails (the database stays busy past the busy wait, or the commit cannot
+ * be written): the group then runs again one write at a time.
+ */
+function tryExec(connection: Database, sql: 'BEGIN IMMEDIATE' | 'COMMIT'): boolean {
   try {
-    connection.exec('COMMIT');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** False when the transaction cannot start (the database stays busy past the busy wait): each call then runs alone. */
-function begin(connection: Database): boolean {
-  try {
-    connection.exec('BEGIN IMMEDIATE');
+    connection.exec(sql);
     return true;
   } catch {
     return false;
