@@ -100,6 +100,30 @@ describe('sqlite: writes run on their own thread', () => {
     }
   });
 
+  test('a write that fails half-way leaves nothing of itself, in a group or alone', async () => {
+    const { storage } = open();
+    try {
+      // Four messages against a limit of three: the conversation row is written before the limit is checked.
+      const create = (id: string, limit: number) => storage.conversations.create({
+        id, label: 'half', folder: '/', importanceScore: 5, now: NOW,
+        messages: Array.from({ length: 4 }, (_, i) => ({ role: 'user' as const, content: `m${i}`, timestamp: NOW, metadata: null })),
+      }, { ...POLICY, maxMessagesPerConversation: limit });
+      const failingAlone = newId();
+      await assert.rejects(create(failingAlone, 3), LimitExceededError);
+      assert.equal(await storage.conversations.get(failingAlone), null, 'alone: its conversation row was rolled back');
+
+      const ids = Array.from({ length: 6 }, () => newId());
+      const outcomes = await Promise.allSettled(ids.map((id, i) => create(id, i === 2 ? 3 : 10)));
+      assert.deepEqual(outcomes.map((outcome) => outcome.status),
+        ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+      assert.equal(await storage.conversations.get(ids[2]!), null, 'in a group: its conversation row was rolled back');
+      assert.equal(await storage.conversations.count({}), 5);
+      assert.equal((await storage.embeddings.counts()).pending, 20, 'the five others kept their four messages each');
+    } finally {
+      await storage.close();
+    }
+  });
+
   test('writes called before close are all stored', async () => {
     const { dir, storage } = open();
     const creates = Array.from({ length: 50 }, (_, i) => storage.conversations.create({

@@ -12,6 +12,7 @@ import type {
 import { archivePageWhere } from '../sql/filter-sql.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, type ConversationRow } from '../sql/rows.js';
+import { atomically } from './atomically.js';
 
 export class SqliteConversationArchive implements ConversationArchive {
   constructor(private readonly db: Database) {}
@@ -33,7 +34,7 @@ export class SqliteConversationArchive implements ConversationArchive {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const insertMessage = this.db.prepare(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    return this.db.transaction(() => {
+    return atomically(this.db, () => {
       const outcome: ImportOutcome = { imported: 0, replaced: 0, skipped: 0, messages: 0, renamed: [], removedMessageKeys: [] };
       for (const c of conversations) {
         let id = c.id;
@@ -60,6 +61,6 @@ export class SqliteConversationArchive implements ConversationArchive {
         outcome.messages += c.messages.length;
       }
       return outcome;
-    })();
+    });
   }
 }

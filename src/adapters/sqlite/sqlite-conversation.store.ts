@@ -20,6 +20,7 @@ import type {
   PageRequest,
   StoreTotals,
 } from '../../ports/conversation-store.js';
+import { atomically } from './atomically.js';
 
 /**
  * Above this many matches a folder subtree is listed by walking the sort index
@@ -39,12 +40,12 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async create(input: NewConversation, policy: AppendPolicy): Promise<Conversation> {
-    this.db.transaction(() => {
+    atomically(this.db, () => {
       this.stmt(`INSERT INTO conversations (id, label, folder, importance_score, created_at, updated_at, last_accessed_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)`).run(input.id, input.label, input.folder, input.importanceScore,
         input.now, input.now, input.now);
       this.appendInTransaction(input.id, input.messages, input.now, policy);
-    })();
+    });
     return (await this.get(input.id))!;
   }
 
@@ -84,30 +85,30 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async setStatusMany(ids: readonly string[], status: ConversationStatus, now: string): Promise<string[]> {
-    return this.db.transaction(() => {
+    return atomically(this.db, () => {
       const exists = this.stmt('SELECT 1 FROM conversations WHERE id = ?').pluck();
       const unknown = ids.filter((id) => exists.get(id) === undefined);
       if (unknown.length > 0) return unknown;
       const update = this.stmt('UPDATE conversations SET status = ?, updated_at = ? WHERE id = ?');
       for (const id of ids) update.run(status, now, id);
       return [];
-    })();
+    });
   }
 
   async delete(id: string): Promise<number[] | null> {
-    return this.db.transaction(() => {
+    return atomically(this.db, () => {
       const keys = this.stmt('SELECT seq FROM messages WHERE conversation_id = ?').pluck().all(id) as number[];
       const deleted = this.stmt('DELETE FROM conversations WHERE id = ?').run(id).changes > 0;
       return deleted ? keys : null;
-    })();
+    });
   }
 
   async appendMessages(id: string, messages: readonly MessageInput[], now: string, policy: AppendPolicy):
     Promise<{ conversation: Conversation; messages: Message[] } | null> {
-    const inserted = this.db.transaction(() => {
+    const inserted = atomically(this.db, () => {
       if (this.stmt('SELECT 1 FROM conversations WHERE id = ?').get(id) === undefined) return null;
       return this.appendInTransaction(id, messages, now, policy);
-    })();
+    });
     if (inserted === null) return null;
     return { conversation: (await this.get(id))!, messages: inserted };
   }

@@ -28,6 +28,17 @@ export function openSqliteDatabase(file: string, options: SqliteOpenOptions = {}
 }
 
 /**
+ * The request thread's connection: migrated, then refusing every write (PRAGMA query_only). Writes run on the
+ * writer thread (sqlite-writer.ts); a store method missing from WRITE_METHODS then fails at its first call,
+ * in tests, rather than taking the write lock from under the writer and waiting on it.
+ */
+export function openSqliteReader(file: string, options: SqliteOpenOptions = {}): Database {
+  const db = openSqliteDatabase(file, options);
+  db.pragma('query_only = ON');
+  return db;
+}
+
+/**
  * One more connection to a database file: WAL, and the settings SQLite keeps per connection (durability, the
  * size cap, foreign keys, the busy wait), so every connection enforces them alike. Does not migrate.
  */

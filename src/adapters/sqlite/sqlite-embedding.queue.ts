@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
+import { atomically } from './atomically.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -51,7 +52,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
       SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE seq = ?)`);
     const markDone = this.db.prepare(`UPDATE messages
       SET embedding_status = 'done', embedding_id = ?, embedding_error = NULL WHERE seq = ?`);
-    return this.db.transaction(() => {
+    return atomically(this.db, () => {
       const stored: number[] = [];
       for (const { key, vector } of items) {
         if (insert.run(key, model, vectorToBlob(vector), key).changes === 0) continue;
@@ -59,7 +60,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
         stored.push(key);
       }
       return stored;
-    })();
+    });
   }
 
   async recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void> {
@@ -68,7 +69,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
         embedding_error = ?,
         embedding_status = CASE WHEN embedding_attempts + 1 >= ? THEN 'failed' ELSE 'pending' END
       WHERE seq = ?`);
-    this.db.transaction(() => { for (const key of keys) update.run(error.slice(0, 500), maxAttempts, key); })();
+    atomically(this.db, () => { for (const key of keys) update.run(error.slice(0, 500), maxAttempts, key); });
   }
 
   /** From the counts the triggers of migration 5 keep: a read of three rows, however long the queue. */
@@ -90,13 +91,13 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async resetAll(): Promise<number> {
-    return this.db.transaction(() => {
+    return atomically(this.db, () => {
       this.db.exec('DELETE FROM message_vectors');
       const reset = this.db.prepare(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
         embedding_attempts = 0, embedding_error = NULL`).run();
       this.db.prepare('DELETE FROM service_state WHERE key = ?').run(MODEL_STATE_KEY);
       return reset.changes;
-    })();
+    });
   }
 
   async *allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>> {

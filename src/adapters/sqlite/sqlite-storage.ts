@@ -5,7 +5,7 @@ import type { HnswParameters } from '../vector/usearch-vector.index.js';
 import { SqliteContextReader } from './sqlite-context.reader.js';
 import { SqliteConversationArchive } from './sqlite-conversation.archive.js';
 import { SqliteConversationStore } from './sqlite-conversation.store.js';
-import { openSqliteDatabase, type SqliteOpenOptions } from './sqlite-database.js';
+import { openSqliteReader, type SqliteOpenOptions } from './sqlite-database.js';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfPresent } from '../../config/private-files.js';
 import { SqliteEmbeddingQueue } from './sqlite-embedding.queue.js';
 import { SqliteLabelVectorReader } from './sqlite-label-vectors.reader.js';
@@ -33,8 +33,8 @@ export function openSqliteStorage(
   ensurePrivateDir(dataDir);
   ensurePrivateFile(file);
   tightenIfPresent([`${file}-wal`, `${file}-shm`]);
-  const db = openSqliteDatabase(file, options);
-  // Writes run on a thread of their own (sqlite-writer.ts); reads on this connection.
+  // Writes run on a thread of their own (sqlite-writer.ts); reads on this connection, which refuses writes.
+  const db = openSqliteReader(file, options);
   const writer = SqliteWriter.start(file, { synchronous: options.synchronous, maxSizeMb: options.maxSizeMb });
   const conversations = new SqliteConversationStore(db, file);
   return {

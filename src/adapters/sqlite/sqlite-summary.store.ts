@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { StoredSummary, SummaryLevel, SummaryStore, WindowMessage } from '../../ports/summary-store.js';
+import { atomically } from './atomically.js';
 
 interface SummaryRow {
   conversation_id: string;
@@ -37,7 +38,7 @@ export class SqliteSummaryStore implements SummaryStore {
   }
 
   async save(summary: StoredSummary, keepPerLevel: number): Promise<void> {
-    this.db.transaction(() => {
+    atomically(this.db, () => {
       // The conversation may have been deleted while the summary was generated: then there is nothing to keep.
       this.db.prepare(`INSERT OR REPLACE INTO summaries (conversation_id, level, source_hash, window_start, window_end,
           source_count, summary, model, generated_at)
@@ -48,7 +49,7 @@ export class SqliteSummaryStore implements SummaryStore {
           SELECT source_hash FROM summaries WHERE conversation_id = ? AND level = ?
           ORDER BY generated_at DESC LIMIT ?)`)
         .run(summary.conversationId, summary.level, summary.conversationId, summary.level, keepPerLevel);
-    })();
+    });
   }
 }
 
