@@ -378,7 +378,7 @@ describe('sqlite: the prefix-index migration keeps every full-text answer', () =
         tokenize = 'porter unicode61 remove_diacritics 2');
       DELETE FROM schema_migrations WHERE version = 6`);
     for (const id of migrated.prepare('SELECT id FROM conversations ORDER BY id').pluck().all() as string[]) {
-      indexAppendedMessages(migrated, id, 0);
+      indexAppendedMessages(new StatementCache(migrated), id, 0);
     }
   });
   after(async () => {

@@ -1,9 +1,10 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
+import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqlite-storage.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deserializeError, serializeError } from '../../src/adapters/sqlite/sqlite-writer.protocol.js';
 import { SqliteWriter } from '../../src/adapters/sqlite/sqlite-writer.js';
 import type { ConversationStore } from '../../src/ports/conversation-store.js';
@@ -119,6 +120,23 @@ describe('sqlite: writes run on their own thread', () => {
       assert.equal(await storage.conversations.get(ids[2]!), null, 'in a group: its conversation row was rolled back');
       assert.equal(await storage.conversations.count({}), 5);
       assert.equal((await storage.embeddings.counts()).pending, 20, 'the five others kept their four messages each');
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('the WAL is copied back into the database file by a thread of its own, well before the writer would', async () => {
+    const { dir, storage } = open();
+    try {
+      const file = join(dir, DATABASE_FILE);
+      const before = statSync(file).size;
+      // About 1 MB of messages: far below the writer's own checkpoint threshold (10,000 pages, 40 MB).
+      await storage.archive.importAll(imported(100, 40), 'skip');
+      const after = await waitFor(() => statSync(file).size, {
+        what: 'the database file to take in the WAL\'s pages', until: (size) => size > before + 500_000, timeoutMs: 10_000,
+      });
+      assert.ok(after > before + 500_000);
+      assert.equal(await storage.conversations.count({}), 100);
     } finally {
       await storage.close();
     }

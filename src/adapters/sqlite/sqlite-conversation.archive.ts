@@ -13,9 +13,14 @@ import { archivePageWhere } from '../sql/filter-sql.js';
 import { indexAppendedMessages } from './sqlite-fts-index.js';
 import { toConversation, type ConversationRow } from '../sql/rows.js';
 import { atomically } from './atomically.js';
+import { StatementCache } from './sqlite-statements.js';
 
 export class SqliteConversationArchive implements ConversationArchive {
-  constructor(private readonly db: Database) {}
+  private readonly statements: StatementCache;
+
+  constructor(private readonly db: Database) {
+    this.statements = new StatementCache(db);
+  }
 
   async page(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<Conversation[]> {
     const where = archivePageWhere(filter, after);
@@ -56,7 +61,7 @@ export class SqliteConversationArchive implements ConversationArchive {
           insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
             m.metadata === null ? null : JSON.stringify(m.metadata));
         });
-        indexAppendedMessages(this.db, id, 0);
+        indexAppendedMessages(this.statements, id, 0);
         outcome.imported += 1;
         outcome.messages += c.messages.length;
       }

@@ -172,7 +172,7 @@ export class SqliteConversationStore implements ConversationStore {
       return message;
     });
     if (inputs.length > 0) {
-      indexAppendedMessages(this.db, id, row.message_count);
+      indexAppendedMessages(this.statements, id, row.message_count);
       const { counters } = plan;
       this.stmt(`UPDATE conversations SET message_count = ?, word_count = ?, session_count = ?,
         last_message_at = ?, updated_at = ? WHERE id = ?`)

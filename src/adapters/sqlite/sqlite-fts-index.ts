@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { StatementCache } from './sqlite-statements.js';
 
 /**
  * Indexes messages just appended to a conversation (positions >= firstPosition)
@@ -8,8 +8,8 @@ import type { Database } from 'better-sqlite3';
  * that was last before (it gained a next neighbour): per-row triggers cost three.
  * Positions below firstPosition - 1 are read only as that message's neighbour.
  */
-export function indexAppendedMessages(db: Database, conversationId: string, firstPosition: number): void {
-  const rows = db.prepare(`SELECT seq, position, content FROM messages
+export function indexAppendedMessages(statements: StatementCache, conversationId: string, firstPosition: number): void {
+  const rows = statements.get(`SELECT seq, position, content FROM messages
     WHERE conversation_id = ? AND position >= ? ORDER BY position`)
     .all(conversationId, Math.max(0, firstPosition - 2)) as Array<{ seq: number; position: number; content: string }>;
   const byPosition = new Map(rows.map((row) => [row.position, row]));
@@ -19,7 +19,7 @@ export function indexAppendedMessages(db: Database, conversationId: string, firs
       .join('\n');
 
   // The table is contentless, so a row is rewritten whole (INSERT OR REPLACE) rather than updated.
-  const write = db.prepare('INSERT OR REPLACE INTO messages_fts (rowid, content, context) VALUES (?, ?, ?)');
+  const write = statements.get('INSERT OR REPLACE INTO messages_fts (rowid, content, context) VALUES (?, ?, ?)');
   for (const row of rows) {
     if (row.position >= firstPosition - 1) write.run(row.seq, row.content, contextOf(row.position));
   }

@@ -15,6 +15,7 @@ import { SqlitePruningReader } from './sqlite-pruning.reader.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
 import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 import { SqliteWriter } from './sqlite-writer.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
@@ -36,6 +37,8 @@ export function openSqliteStorage(
   // Writes run on a thread of their own (sqlite-writer.ts); reads on this connection, which refuses writes.
   const db = openSqliteReader(file, options);
   const writer = SqliteWriter.start(file, { synchronous: options.synchronous, maxSizeMb: options.maxSizeMb });
+  const checkpointer = SqliteCheckpointer.start(file, { synchronous: options.synchronous }, (error) => options.log?.warn(
+    { error }, 'the checkpoint thread could not open the database; the writer checkpoints instead'));
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
@@ -58,6 +61,7 @@ export function openSqliteStorage(
     vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),
     close: async () => {
       await writer.close();
+      await checkpointer.close();
       await conversations.close();
     },
   };
