@@ -7,6 +7,7 @@ import { DATABASE_FILE, openSqliteStorage } from '../../src/adapters/sqlite/sqli
 import { waitFor } from '../helpers/wait-for.js';
 import { deserializeError, serializeError } from '../../src/adapters/sqlite/sqlite-writer.protocol.js';
 import { SqliteWriter } from '../../src/adapters/sqlite/sqlite-writer.js';
+import { SqliteCheckpointer } from '../../src/adapters/sqlite/sqlite-checkpointer.js';
 import type { ConversationStore } from '../../src/ports/conversation-store.js';
 import { DomainError, ErrorCode, LimitExceededError, StorageFullError, ValidationError, isStorageFull } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
@@ -171,6 +172,21 @@ describe('sqlite: writes run on their own thread', () => {
     } finally {
       await writer.close();
     }
+  });
+
+  test('a checkpoint thread that cannot open its connection says why, and closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memsvc-writer-'));
+    dirs.push(dir);
+    const reasons: string[] = [];
+    const reported = new Promise<void>((resolve) => {
+      const checkpointer = SqliteCheckpointer.start(join(dir, 'missing', 'memsvc.db'), {}, (reason) => {
+        reasons.push(reason);
+        void checkpointer.close().then(resolve);
+      });
+    });
+    await reported;
+    assert.equal(reasons.length, 1);
+    assert.match(reasons[0]!, /directory does not exist/);
   });
 
   test('serialized errors come back as their own class, with the fields the HTTP layer maps by', () => {

@@ -1,13 +1,15 @@
-import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../vector/module-worker.js';
+import { WorkerCalls } from '../worker-calls.js';
 import type { SqliteOpenOptions } from './sqlite-database.js';
 
 export type CheckpointerRequest =
-  | { op: 'open'; file: string; options: Pick<SqliteOpenOptions, 'synchronous'>; intervalMs: number }
-  | { op: 'close' };
+  | { id: number; op: 'open'; file: string; options: Pick<SqliteOpenOptions, 'synchronous'>; intervalMs: number }
+  | { id: number; op: 'close' };
 
-export type CheckpointerReply = { op: 'opened' } | { op: 'failed'; error: string } | { op: 'closed' };
+export type CheckpointerReply = { id: number; ok: true } | { id: number; ok: false; error: string };
+
+type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /** How often the WAL is copied back into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 200;
@@ -20,32 +22,30 @@ export const CHECKPOINT_INTERVAL_MS = 200;
  * over should this thread fail.
  */
 export class SqliteCheckpointer {
-  private ended = false;
+  private readonly calls: WorkerCalls;
 
   private constructor(private readonly worker: Worker) {
-    worker.once('exit', () => { this.ended = true; });
+    this.calls = new WorkerCalls(worker, 'SQLite checkpoint thread');
+    worker.on('message', (reply: CheckpointerReply) => {
+      this.calls.settle(reply.id, reply.ok ? { ok: true, value: null } : { ok: false, error: new Error(reply.error) });
+    });
   }
 
   /** Starts the thread; `onError` hears why it could not open (the writer's backstop then does the work). */
   static start(file: string, options: Pick<SqliteOpenOptions, 'synchronous'>, onError: (error: string) => void,
     intervalMs = CHECKPOINT_INTERVAL_MS): SqliteCheckpointer {
-    const worker = startModuleWorker(import.meta.url, 'sqlite-checkpointer.worker', ['better-sqlite3']);
-    worker.unref();
-    worker.on('message', (reply: CheckpointerReply) => {
-      if (reply.op === 'failed') onError(reply.error);
-    });
-    worker.on('error', (error) => onError(error.message));
-    worker.postMessage({ op: 'open', file, options, intervalMs } satisfies CheckpointerRequest);
-    return new SqliteCheckpointer(worker);
+    const checkpointer = new SqliteCheckpointer(startModuleWorker(import.meta.url, 'sqlite-checkpointer.worker', ['better-sqlite3']));
+    checkpointer.call({ op: 'open', file, options, intervalMs }).catch((error: Error) => onError(error.message));
+    return checkpointer;
   }
 
-  /** Stops checkpointing and closes the thread's connection. */
+  /** Stops checkpointing, closes the thread's connection (after a checkpoint under way) and ends the thread. */
   async close(): Promise<void> {
-    if (this.ended) return;
-    // Held open until the thread has closed its connection (a checkpoint may be running).
-    this.worker.ref();
-    const exited = once(this.worker, 'exit').catch(() => undefined);
-    this.worker.postMessage({ op: 'close' } satisfies CheckpointerRequest);
-    await exited;
+    if (!this.calls.failed) await this.call({ op: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  private call(request: Distributive<CheckpointerRequest>): Promise<unknown> {
+    return this.calls.send(request);
   }
 }

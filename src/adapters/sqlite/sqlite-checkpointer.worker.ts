@@ -10,7 +10,6 @@ import type { CheckpointerReply, CheckpointerRequest } from './sqlite-checkpoint
 const port = parentPort!;
 let db: Database | null = null;
 let timer: NodeJS.Timeout | null = null;
-const reply = (message: CheckpointerReply) => port.postMessage(message);
 
 function checkpoint(): void {
   try {
@@ -20,20 +19,22 @@ function checkpoint(): void {
   }
 }
 
-port.on('message', (request: CheckpointerRequest) => {
+function handle(request: CheckpointerRequest): void {
   if (request.op === 'open') {
-    try {
-      db = openSqliteConnection(request.file, request.options);
-      timer = setInterval(checkpoint, request.intervalMs);
-      reply({ op: 'opened' });
-    } catch (error) {
-      reply({ op: 'failed', error: (error as Error).message });
-    }
+    db = openSqliteConnection(request.file, request.options);
+    timer = setInterval(checkpoint, request.intervalMs);
     return;
   }
   if (timer) clearInterval(timer);
   if (db?.open) db.close();
   db = null;
-  reply({ op: 'closed' });
-  port.close();
+}
+
+port.on('message', (request: CheckpointerRequest) => {
+  try {
+    handle(request);
+    port.postMessage({ id: request.id, ok: true } satisfies CheckpointerReply);
+  } catch (error) {
+    port.postMessage({ id: request.id, ok: false, error: (error as Error).message } satisfies CheckpointerReply);
+  }
 });

@@ -24,20 +24,20 @@ export class SqliteConversationArchive implements ConversationArchive {
 
   async page(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<Conversation[]> {
     const where = archivePageWhere(filter, after);
-    const rows = this.db.prepare(`SELECT * FROM conversations ${where.sql} ORDER BY created_at, id LIMIT ?`)
+    const rows = this.statements.get(`SELECT * FROM conversations ${where.sql} ORDER BY created_at, id LIMIT ?`)
       .all(...where.params, limit) as ConversationRow[];
     return rows.map(toConversation);
   }
 
   async importAll(conversations: readonly ImportedConversation[], onConflict: ImportConflict): Promise<ImportOutcome> {
-    const exists = this.db.prepare('SELECT 1 FROM conversations WHERE id = ?').pluck();
-    const messageIdTaken = this.db.prepare('SELECT 1 FROM messages WHERE id = ?').pluck();
-    const keysOf = this.db.prepare('SELECT seq FROM messages WHERE conversation_id = ?').pluck();
-    const remove = this.db.prepare('DELETE FROM conversations WHERE id = ?');
-    const insertConversation = this.db.prepare(`INSERT INTO conversations (id, label, folder, status, importance_score,
+    const exists = this.statements.get('SELECT 1 FROM conversations WHERE id = ?').pluck();
+    const messageIdTaken = this.statements.get('SELECT 1 FROM messages WHERE id = ?').pluck();
+    const keysOf = this.statements.get('SELECT seq FROM messages WHERE conversation_id = ?').pluck();
+    const remove = this.statements.get('DELETE FROM conversations WHERE id = ?');
+    const insertConversation = this.statements.get(`INSERT INTO conversations (id, label, folder, status, importance_score,
         word_count, message_count, session_count, created_at, updated_at, last_message_at, last_accessed_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertMessage = this.db.prepare(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
+    const insertMessage = this.statements.get(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
     return atomically(this.db, () => {
       const outcome: ImportOutcome = { imported: 0, replaced: 0, skipped: 0, messages: 0, renamed: [], removedMessageKeys: [] };
