@@ -48,9 +48,9 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
-    const insert = this.db.prepare(`INSERT OR REPLACE INTO message_vectors (message_seq, model, vector)
+    const insert = this.statements.get(`INSERT OR REPLACE INTO message_vectors (message_seq, model, vector)
       SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE seq = ?)`);
-    const markDone = this.db.prepare(`UPDATE messages
+    const markDone = this.statements.get(`UPDATE messages
       SET embedding_status = 'done', embedding_id = ?, embedding_error = NULL WHERE seq = ?`);
     return atomically(this.db, () => {
       const stored: number[] = [];
@@ -64,7 +64,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void> {
-    const update = this.db.prepare(`UPDATE messages SET
+    const update = this.statements.get(`UPDATE messages SET
         embedding_attempts = embedding_attempts + 1,
         embedding_error = ?,
         embedding_status = CASE WHEN embedding_attempts + 1 >= ? THEN 'failed' ELSE 'pending' END
@@ -93,9 +93,9 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   async resetAll(): Promise<number> {
     return atomically(this.db, () => {
       this.db.exec('DELETE FROM message_vectors');
-      const reset = this.db.prepare(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
+      const reset = this.statements.get(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
         embedding_attempts = 0, embedding_error = NULL`).run();
-      this.db.prepare('DELETE FROM service_state WHERE key = ?').run(MODEL_STATE_KEY);
+      this.statements.get('DELETE FROM service_state WHERE key = ?').run(MODEL_STATE_KEY);
       return reset.changes;
     });
   }
