@@ -112,6 +112,16 @@ if (withGraph) {
   const graphPools = queries.map((query) =>
     Array.from((index.search(query, graphCandidates, 1) as { keys: BigUint64Array }).keys, Number));
   console.log(`graph ${graphCandidates} alone: recall@10 ${mean(graphPools.map((pool, q) => recall(q, pool))).toFixed(3)}`);
+  // Questions none of whose words is in any message: no full-text match can help them; does a wider graph search?
+  const unmatched = questionTerms.map((terms, q) => terms.every((term) => postings.get(term)!.rows.length === 0) ? q : -1)
+    .filter((q) => q >= 0);
+  if (unmatched.length > 0) {
+    for (const factor of [1, 4, 8]) {
+      const per = unmatched.map((q) => recall(q,
+        Array.from((index.search(queries[q]!, graphCandidates * factor, 1) as { keys: BigUint64Array }).keys, Number)));
+      console.log(`${unmatched.length} questions without a matching word, graph ${graphCandidates * factor}: recall@10 ${mean(per).toFixed(3)}`);
+    }
+  }
   for (const n of lexicalCounts) {
     const both = graphPools.map((pool, q) => [...pool, ...bm25(questionTerms[q]!, n)]);
     const per = both.map((pool, q) => recall(q, pool));
