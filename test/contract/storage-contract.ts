@@ -317,25 +317,6 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await names({ folder: '/a' }), ['north', 'east']);
     }, { exactMaxCandidates: 0 }));
 
-    test('vector search also ranks the keys it is given: exactly, once each, within the filter, never a deleted or unknown key', () => withStorage(driver, async (storage) => {
-      const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], south: [0, -1, 0], zenith: [0, 0, 1], northeast: [1, 1, 0] };
-      await create(storage, { folder: '/a', messages: [says('north'), says('east'), says('south')] });
-      const b = await create(storage, { folder: '/b', messages: [says('zenith'), says('northeast')] });
-      const { vectors } = await embedAll(storage, (content) => directions[content]!);
-      const keyOf = async (word: string) => (await storage.search.fullText(parseFullTextQuery(word), {}, 1))[0]!.key;
-      const [south, zenith, northeast, north] = [await keyOf('south'), await keyOf('zenith'), await keyOf('northeast'), await keyOf('north')];
-      const names = async (filter: SearchFilter, k: number, alsoRank: number[]) => {
-        const found = await vectors.nearest(normalize([0.9, 1, 0]), filter, k, alsoRank);
-        assert.ok(found.every((item, i) => i === 0 || item.score <= found[i - 1]!.score), 'best first');
-        return (await storage.search.hydrate(found.map((item) => item.key))).map((hit) => hit.content);
-      };
-      assert.deepEqual(await names({}, 2, [south, zenith]), ['northeast', 'north'], 'a far key does not displace a near one');
-      assert.deepEqual(await names({}, 10, [north, north, south]), ['northeast', 'north', 'east', 'zenith', 'south'], 'each key once');
-      assert.deepEqual(await names({ folder: '/a' }, 5, [northeast, zenith, south]), ['north', 'east', 'south'], 'the filter holds');
-      await storage.conversations.delete(b.id);
-      assert.deepEqual(await names({}, 10, [northeast, 999_999]), ['north', 'east', 'south']);
-    }, { exactMaxCandidates: 0 }));
-
     test('vector search through the index under a selective and a broad filter, folder and dates: exactly the admitted matches, best first', () => withStorage(driver, async (storage) => {
       const table: Record<string, number[]> = {};
       // Angles from 0 to under 2 radians: the nearer to 0, the nearer the query.

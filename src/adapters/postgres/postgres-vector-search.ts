@@ -19,22 +19,20 @@ const indexSettings = (k: number) =>
 export class PostgresVectorSearch implements VectorSearch {
   constructor(private readonly pool: Pool, private readonly exactMaxCandidates = EXACT_SEARCH_MAX_CANDIDATES) {}
 
-  async nearest(vector: Float32Array, filter: SearchFilter, k: number, alsoRank: readonly number[] = []): Promise<ScoredKey[]> {
+  async nearest(vector: Float32Array, filter: SearchFilter, k: number): Promise<ScoredKey[]> {
     if (k <= 0) return [];
     // Larger vectors are indexed as halfvec: the query must use the indexed expression to use the index.
     const column = vector.length <= MAX_VECTOR_INDEX_DIMENSION ? 'v.embedding' : `v.embedding::halfvec(${vector.length})`;
     const query = vector.length <= MAX_VECTOR_INDEX_DIMENSION ? '?::vector' : `?::vector::halfvec(${vector.length})`;
     const distance = `${column} <=> ${query}`;
     const text = toVectorText(vector);
+    if (!hasFilter(filter)) {
+      return this.indexSearch(`SELECT v.message_seq AS key, 1 - (${distance}) AS score FROM message_vectors v
+        ORDER BY ${distance} LIMIT ?`, [text, text, k], k);
+    }
     const where = searchFilterWhere(filter);
     const joined = `FROM message_vectors v JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
       WHERE ${where.sql}`;
-    if (!hasFilter(filter)) {
-      const found = await this.indexSearch(`SELECT v.message_seq AS key, 1 - (${distance}) AS score FROM message_vectors v
-        ORDER BY ${distance} LIMIT ?`, [text, text, k], k);
-      return this.withAlsoRanked(found, alsoRank, k, `SELECT v.message_seq AS key, 1 - (${distance}) AS score ${joined}`,
-        [text, ...where.params]);
-    }
     const { rows } = await this.pool.query<{ n: number }>(numbered(`SELECT count(*) AS n FROM (SELECT 1 ${joined} LIMIT ?) s`),
       [...where.params, this.exactMaxCandidates + 1]);
     if (rows[0]!.n <= this.exactMaxCandidates) {
@@ -43,22 +41,8 @@ export class PostgresVectorSearch implements VectorSearch {
         ORDER BY (${distance}) + 0, v.message_seq LIMIT ?`), [text, ...where.params, text, k]);
       return exact.rows;
     }
-    const found = await this.indexSearch(`SELECT v.message_seq AS key, 1 - (${distance}) AS score ${joined}
+    return this.indexSearch(`SELECT v.message_seq AS key, 1 - (${distance}) AS score ${joined}
       ORDER BY ${distance} LIMIT ?`, [text, ...where.params, text, k], k);
-    return this.withAlsoRanked(found, alsoRank, k, `SELECT v.message_seq AS key, 1 - (${distance}) AS score ${joined}`,
-      [text, ...where.params]);
-  }
-
-  /** The index's results with the `alsoRank` keys the filter admits, scored exactly in SQL: the best k of both. */
-  private async withAlsoRanked(found: ScoredKey[], alsoRank: readonly number[], k: number, scoredSql: string,
-    params: unknown[]): Promise<ScoredKey[]> {
-    const seen = new Set(found.map((item) => item.key));
-    const missing = alsoRank.filter((key) => !seen.has(key));
-    if (missing.length === 0) return found;
-    const { rows } = await this.pool.query<ScoredKey>(numbered(`${scoredSql} AND v.message_seq = ANY(?::bigint[])`),
-      [...params, missing]);
-    return [...found, ...rows.map((row) => ({ key: Number(row.key), score: Number(row.score) }))]
-      .sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k);
   }
 
   /** The candidate list holds at least k; iterative scans keep going until k rows pass the filter. */

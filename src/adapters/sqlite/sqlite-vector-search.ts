@@ -37,8 +37,7 @@ export interface SqliteVectorSearchOptions {
  *   selectivity needs for `depth` to survive it; their keys are checked against
  *   the filter, and the stored float32 vectors of those it admits re-rank them
  *   exactly (once more, wider, when far fewer pass than the share predicts).
- * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates, which
- * include the caller's `alsoRank` keys (see VectorSearch) that the filter admits.
+ * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
@@ -51,14 +50,13 @@ export class SqliteVectorSearch implements VectorSearch {
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
-  async nearest(vector: Float32Array, filter: SearchFilter, depth: number, alsoRank: readonly number[] = []):
-    Promise<ScoredKey[]> {
+  async nearest(vector: Float32Array, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const index = this.localIndex();
     if (index === null) return [];
     const size = index.size();
     if (!hasFilter(filter)) {
       const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
-      return exactTopK(vector, this.vectorsOf(union(keys, alsoRank)), depth);
+      return exactTopK(vector, this.vectorsOf(keys), depth);
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
@@ -77,9 +75,7 @@ export class SqliteVectorSearch implements VectorSearch {
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
       admitted = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)));
     }
-    const seen = new Set(admitted);
-    const extra = admittedKeys(this.statements, alsoRank.filter((key) => !seen.has(key)), filter, selective);
-    return exactTopK(vector, this.vectorsOf([...admitted, ...extra]), depth);
+    return exactTopK(vector, this.vectorsOf(admitted), depth);
   }
 
   /** Stored vectors by key; a vector is deleted with its message (ON DELETE CASCADE), so a key without one is gone. */
@@ -98,13 +94,6 @@ export class SqliteVectorSearch implements VectorSearch {
       WHERE ${where.sql} LIMIT ?`).all(...where.params, limit) as Array<{ key: number; vector: Buffer }>;
     return rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
   }
-}
-
-/** `keys`, then those of `more` not among them. */
-function union(keys: readonly number[], more: readonly number[]): number[] {
-  if (more.length === 0) return [...keys];
-  const seen = new Set(keys);
-  return [...keys, ...more.filter((key) => !seen.has(key))];
 }
 
 /**

@@ -20,7 +20,7 @@ export { contentKey as sameTextKey } from './context-packing.js';
 /** The rankings context assembly recalls from; the search service provides them. */
 export interface RecallRankings {
   keywordRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]>;
-  semanticRanking(query: string, filter: SearchFilter, depth: number, lexical?: Promise<ScoredKey[]>): Promise<ScoredKey[]>;
+  semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]>;
 }
 
 /** The part of the search reader context assembly uses: hits by key, and adjacent turns. */
@@ -126,15 +126,13 @@ export class ContextService {
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
     const since = new Date(this.deps.clock.now().getTime() - CONTEXT_RECALL.recentWindowMs).toISOString();
 
-    // The query's embedding comes from the bridge: ask first, and recall from full text while it answers (its
-    // best matches are also scored by their vectors: SearchService.semanticRanking).
-    const keywordRun = request.ranking === 'relevance'
-      ? Promise.resolve().then(() => rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword))
-      : undefined;
-    const pendingSemantic = this.semanticOrNothing(request.query, filter, keywordRun);
+    // The query's embedding comes from the bridge: ask first, and recall from full text while it answers.
+    const pendingSemantic = this.semanticOrNothing(request.query, filter);
     // Handled here too, so a failure is not an unhandled rejection if keyword recall throws first.
     pendingSemantic.catch(() => undefined);
-    const keyword = keywordRun ? await keywordRun : [];
+    const keyword = request.ranking === 'relevance'
+      ? await rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword)
+      : [];
     const semantic = await pendingSemantic;
     const fill = Math.ceil(availableTokens(request.budget) / FILL_TOKENS_PER_MESSAGE);
     const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(CONTEXT_RECALL.pinned, fill));
@@ -207,9 +205,9 @@ export class ContextService {
   }
 
   /** Vectors may be unavailable (bridge down, model changed): assemble from the other sources then. */
-  private async semanticOrNothing(query: string, filter: SearchFilter, lexical?: Promise<ScoredKey[]>): Promise<ScoredKey[]> {
+  private async semanticOrNothing(query: string, filter: SearchFilter): Promise<ScoredKey[]> {
     try {
-      return await this.deps.rankings.semanticRanking(query, filter, CONTEXT_RECALL.semantic, lexical);
+      return await this.deps.rankings.semanticRanking(query, filter, CONTEXT_RECALL.semantic);
     } catch (error) {
       if (!(error instanceof UnavailableError)) throw error;
       this.deps.log.warn({ err: error }, 'vector search unavailable; assembling context without semantic recall');

@@ -72,14 +72,12 @@ export class SearchService {
     } else if (mode === 'semantic') {
       ranking = await this.semanticRanking(request.query, filter, depth);
     } else {
-      // The query's embedding comes from the bridge: ask first, and rank full text while it answers. The full
-      // text's best matches are also scored by their vectors (see semanticRanking).
-      const keywordRun = Promise.resolve().then(() => this.keywordRanking(request.query, filter, depth));
-      const pendingDense = this.semanticRanking(request.query, filter, depth, keywordRun).catch((error: unknown) => {
+      // The query's embedding comes from the bridge: ask first, and rank full text while it answers.
+      const pendingDense = this.semanticRanking(request.query, filter, depth).catch((error: unknown) => {
         this.deps.log.warn({ err: error }, 'vector search unavailable; answering from full-text only');
         return null;
       });
-      const keyword = await keywordRun;
+      const keyword = await this.keywordRanking(request.query, filter, depth);
       const dense = await pendingDense;
       if (dense === null) {
         ranking = keyword;
@@ -125,13 +123,6 @@ export class SearchService {
       { contextWeight: FTS_CONTEXT_WEIGHT, scopedStatistics: this.deps.scopedStatistics ?? true, commonShare: QUESTION_COMMON_SHARE }));
   }
 
-  /** The best full-text matches of the query's words in each message's own text (what its vector holds). */
-  private async lexicalCandidates(query: string, filter: SearchFilter): Promise<ScoredKey[]> {
-    const words = naturalLanguageQuery(query);
-    if (words === null) return [];
-    return this.deps.reader.fullText(words, filter, LEXICAL_CANDIDATES, { contextWeight: 0, commonShare: QUESTION_COMMON_SHARE });
-  }
-
   /** Lets each message share in its neighbours' scores: answers often follow the turn that matched. */
   async withNeighbours(ranking: ScoredKey[], filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const found = await this.deps.reader.neighbours(ranking.map((item) => item.key), filter);
@@ -147,14 +138,8 @@ export class SearchService {
       .map(fromRanked);
   }
 
-  /**
-   * Cosine similarity ranking; empty while nothing is embedded yet. The approximate index's candidates and the
-   * full text's best LEXICAL_CANDIDATES matches for the query's words are scored exactly: `lexical` when the
-   * caller ranks full text anyway (hybrid search, context assembly), else a full-text query of the question's
-   * own words.
-   */
-  async semanticRanking(query: string, filter: SearchFilter, depth: number, lexical?: Promise<ScoredKey[]>):
-    Promise<ScoredKey[]> {
+  /** Cosine similarity ranking; empty while nothing is embedded yet. */
+  async semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     await this.deps.holder.refresh();
     const { model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
@@ -172,9 +157,7 @@ export class SearchService {
     }
     if (batch.model !== model.model || batch.dimension !== model.dimension) throw modelChanged(model.model, batch.model);
     const vector = batch.vectors[0]!;
-    const alsoRank = (await (lexical ?? this.lexicalCandidates(query, filter)).catch(() => []))
-      .slice(0, LEXICAL_CANDIDATES).map((item) => item.key);
-    const ranking = await this.deps.vectors.nearest(vector, filter, depth, alsoRank);
+    const ranking = await this.deps.vectors.nearest(vector, filter, depth);
     return ranking.map((item) => ({ key: item.key, score: clamp01(item.score) }));
   }
 
@@ -211,17 +194,6 @@ const fromRanked = (item: { id: string; score: number }): ScoredKey => ({ key: N
 function fuseKeys(keyword: ScoredKey[], dense: ScoredKey[], depth: number): ScoredKey[] {
   return fuseRankings(toRanked(keyword), toRanked(dense), { limit: depth }).map(fromRanked);
 }
-
-/**
- * Full-text matches scored by their vectors beside the approximate index's candidates in every semantic ranking.
- * A short question sits far from every message's neighbourhood in the graph, and its search can be routed into
- * the wrong region: at 1,000,000 bench messages 116 graph candidates held 0.83-0.94 of the exact top 10. The
- * messages sharing the question's rarer words are where much of the exact top 10 is (the builtin vector is half
- * lexical, and any embedder's nearest messages often share words), and a bounded full-text query finds them
- * without the graph. scripts/lexical-candidates-probe.ts: at 300,000 messages, 0.924 -> 0.965 with 32 (0.975
- * with 116); the few questions left under are those none of whose words is in any message.
- */
-export const LEXICAL_CANDIDATES = 32;
 
 /**
  * How many candidates each ranking contributes: enough for the requested page
