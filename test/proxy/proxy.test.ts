@@ -232,6 +232,8 @@ describe('chat proxy', () => {
   });
 
   test('X-Memory-Disable: true forwards the messages untouched and stores nothing', async () => {
+    // An earlier test's exchange may still be on its way to the store: count after it lands.
+    await proxy.proxy.recorder.settled();
     const before = (await memsvc.api('GET', '/api/v1/conversations/count')).body;
     const messages = [{ role: 'user' as const, content: 'Zephyr? (private question)' }];
     const { response } = await client({ 'X-Memory-Disable': 'true', 'X-Memory-Conversation-Id': opsId }).chat.completions
