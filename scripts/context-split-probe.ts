@@ -6,11 +6,7 @@
  */
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
 import { startService } from '../test/helpers/service-harness.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir: option('data-dir', ''),
   overrides: { rate_limit: { enabled: false } } });

@@ -10,11 +10,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import usearch from 'usearch';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { startService } from '../test/helpers/service-harness.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const dataDir = option('data-dir', '');
 const questions = recallQuestions(Number(option('queries', '100')));

@@ -12,11 +12,8 @@ import { recallQuestions } from '../bench/lib/search-queries.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { admittedKeys } from '../src/adapters/sqlite/sqlite-admitted-keys.js';
 import { StatementCache } from '../src/adapters/sqlite/sqlite-statements.js';
+import { option } from './lib/probe-options.js';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
 const dataDir = option('data-dir', '');
 const queries = Number(option('queries', '30'));
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;

@@ -18,11 +18,7 @@ import { generateConversation } from '../bench/lib/corpus.js';
 import { parseFullTextQuery } from '../src/domain/full-text-query.js';
 import { SqliteMessageSearch } from '../src/adapters/sqlite/sqlite-message-search.js';
 import { FTS_TOKENIZER, toContextColumn } from '../src/features/search/fts-query.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '200000'));
 const variants = option('prefixes', 'none,3').split(',');

@@ -23,13 +23,9 @@ import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-e
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { createRng } from '../bench/lib/prng.js';
+import { option } from './lib/probe-options.js';
 
 type UsearchIndex = InstanceType<typeof usearch.Index>;
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
 
 const load = () => loadavg().map((v) => v.toFixed(1)).join(' ');
 const cpuUs = (since: NodeJS.CpuUsage) => { const used = process.cpuUsage(since); return used.user + used.system; };

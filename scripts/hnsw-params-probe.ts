@@ -22,11 +22,7 @@ import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-e
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { DEFAULT_HNSW_PARAMETERS, SCALAR_KINDS, type IndexQuantization } from '../src/adapters/vector/usearch-vector.index.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const load = () => loadavg().map((v) => v.toFixed(1)).join(' ');
 const cpuUs = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return u.user + u.system; };

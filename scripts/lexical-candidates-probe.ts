@@ -20,11 +20,7 @@ import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { contentWords, stemWord, tokenizeWords } from '../src/bridge/builtin/embedding/text-tokenizer.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
 const queryCount = Number(option('queries', '100'));

@@ -16,11 +16,7 @@ import { loadavg } from 'node:os';
 import { generateConversation } from '../bench/lib/corpus.js';
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
 import { startService, type RunningService } from '../test/helpers/service-harness.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const cpuMs = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1000; };
 const load = () => loadavg().map((v) => v.toFixed(1)).join(' ');

@@ -11,11 +11,7 @@ import { join } from 'node:path';
 import { openSqliteStorage } from '../src/adapters/sqlite/sqlite-storage.js';
 import { newId } from '../src/domain/ids.js';
 import { generateConversation } from '../bench/lib/corpus.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { option } from './lib/probe-options.js';
 
 const count = Number(option('conversations', '20000'));
 const concurrency = Number(option('concurrency', '8'));
