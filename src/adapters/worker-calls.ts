@@ -1,5 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 
+/** A request as its sender writes it: WorkerCalls.send adds the id (distributes over a union of requests). */
+export type WithoutId<Request> = Request extends unknown ? Omit<Request, 'id'> : never;
+
 /**
  * Requests sent to a worker thread and waiting for their answers: each gets an id, its promise is settled by
  * the reply with that id, and all of them fail at once if the thread dies. The thread keeps the process alive

@@ -174,7 +174,9 @@ describe('sqlite: writes run on their own thread', () => {
     }
   });
 
-  test('a checkpoint thread that cannot open its connection says why, and closes', async () => {
+  // Were the error not wired to onError, nothing would settle; the timeout fails the test even when another
+  // handle keeps the process alive (alone it is cancelled at once: the idle thread holds nothing open).
+  test('a checkpoint thread that cannot open its connection says why, and closes', { timeout: 20_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'memsvc-writer-'));
     dirs.push(dir);
     const reasons: string[] = [];

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../vector/module-worker.js';
-import { WorkerCalls } from '../worker-calls.js';
+import { WorkerCalls, type WithoutId } from '../worker-calls.js';
 import type { SqliteOpenOptions } from './sqlite-database.js';
 
 export type CheckpointerRequest =
@@ -8,8 +8,6 @@ export type CheckpointerRequest =
   | { id: number; op: 'close' };
 
 export type CheckpointerReply = { id: number; ok: true } | { id: number; ok: false; error: string };
-
-type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /** How often the WAL is copied back into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 200;
@@ -45,7 +43,7 @@ export class SqliteCheckpointer {
     await this.worker.terminate();
   }
 
-  private call(request: Distributive<CheckpointerRequest>): Promise<unknown> {
+  private call(request: WithoutId<CheckpointerRequest>): Promise<unknown> {
     return this.calls.send(request);
   }
 }

@@ -1,12 +1,10 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../vector/module-worker.js';
-import { WorkerCalls } from '../worker-calls.js';
+import { WorkerCalls, type WithoutId } from '../worker-calls.js';
 import type { SqliteOpenOptions } from './sqlite-database.js';
 import {
   deserializeError, WRITE_METHODS, type WriterReply, type WriterRequest, type WriterTarget,
 } from './sqlite-writer.protocol.js';
-
-type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /**
  * Runs the store's writes on a thread of their own (sqlite-writer.worker.ts), with its own connection to the
@@ -63,7 +61,7 @@ export class SqliteWriter {
     await this.worker.terminate();
   }
 
-  private call(request: Distributive<WriterRequest>): Promise<unknown> {
+  private call(request: WithoutId<WriterRequest>): Promise<unknown> {
     return this.calls.send(request);
   }
 }
