@@ -21,6 +21,8 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
       expansionAdd: config.search.index_expansion_add,
       expansionSearch: config.search.index_expansion_search,
       quantization: config.search.index_quantization,
+      partitions: config.search.index_partitions,
+      probes: config.search.index_probes,
     },
   });
 }

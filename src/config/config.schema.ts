@@ -145,6 +145,10 @@ export const ConfigSchema = Type.Object({
     index_expansion_search: Type.Integer({ default: 384, minimum: 1, maximum: 4096 }),
     /** SQLite: how the graph stores vectors (i8 or f16); the stored f32 vectors re-rank either exactly. A saved graph keeps its own. */
     index_quantization: Type.Union([Type.Literal('i8'), Type.Literal('f16')], { default: 'i8' }),
+    /** SQLite: graphs the index splits into, by region, once it holds 512 vectors per graph; 1 = one graph. A saved index keeps its own. */
+    index_partitions: Type.Integer({ default: 32, minimum: 1, maximum: 1024 }),
+    /** SQLite: partitions a search asks (those nearest the query); each searches with index_expansion_search / this. */
+    index_probes: Type.Integer({ default: 6, minimum: 1, maximum: 1024 }),
     /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
     /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */

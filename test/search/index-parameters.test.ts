@@ -36,7 +36,7 @@ describe('HNSW graph parameters', () => {
       file: join(dir, 'absent.yaml'),
       env: {
         MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50',
-        MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f16',
+        MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f16', MEMSVC_SEARCH_INDEX_PARTITIONS: '4', MEMSVC_SEARCH_INDEX_PROBES: '2',
       },
       overrides: { server: { data_dir: join(dir, 'env') } },
     });
@@ -45,19 +45,22 @@ describe('HNSW graph parameters', () => {
     try {
       assert.equal(await loaded, false);
       assert.ok(index instanceof ThreadedVectorIndex);
-      assert.deepEqual(await index.graphParameters(), { connectivity: 8, expansionAdd: 40, expansionSearch: 50, quantization: 'f16' });
+      // An empty index is one graph until it has 4 x 512 vectors to learn its partitions from.
+      assert.deepEqual(await index.graphParameters(),
+        { connectivity: 8, expansionAdd: 40, expansionSearch: 50, quantization: 'f16', partitions: 1, probes: 2 });
     } finally {
       await index.close();
       await storage.close();
     }
   });
 
-  test('the defaults are the measured M 64 / expansion_add 64 / expansion_search 384, i8', () => {
+  test('the defaults are the measured M 64 / expansion_add 64 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
         connectivity: search.index_connectivity, expansionAdd: search.index_expansion_add,
         expansionSearch: search.index_expansion_search, quantization: search.index_quantization,
+        partitions: search.index_partitions, probes: search.index_probes,
       },
       DEFAULT_HNSW_PARAMETERS,
     );
@@ -127,7 +130,7 @@ describe('HNSW graph parameters', () => {
 
   test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
-    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16' });
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16', partitions: 1, probes: 1 });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
     await old.flush();
@@ -138,7 +141,8 @@ describe('HNSW graph parameters', () => {
     try {
       assert.equal(await reopened.loaded, true);
       assert.equal(reopened.size(), COUNT);
-      assert.deepEqual(await reopened.graphParameters(), { ...DEFAULT_HNSW_PARAMETERS, connectivity: 32, quantization: 'f16' });
+      // Saved before partitions and without a seed: it stays one graph.
+      assert.deepEqual(await reopened.graphParameters(), { ...DEFAULT_HNSW_PARAMETERS, connectivity: 32, quantization: 'f16', partitions: 1 });
       for (const key of [1, 150, COUNT]) {
         const [best] = await reopened.search(vectorOf(key), 5);
         assert.equal(best?.key, key, `key ${key} is its own nearest neighbour`);

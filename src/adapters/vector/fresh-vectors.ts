@@ -1,4 +1,5 @@
 import usearch from 'usearch';
+import { ownBuffer } from './own-buffer.js';
 import type { ScoredKey } from '../../domain/search.js';
 
 interface FreshBatch {
@@ -159,9 +160,4 @@ export class FreshVectors {
     batch.next = end;
     if (batch.next >= batch.keys.length && this.batches[0] === batch) this.batches.shift();
   }
-}
-
-/** A typed array whose data starts its buffer (a copy when it is a view further in). */
-function ownBuffer(vector: Float32Array): Float32Array {
-  return vector.byteOffset === 0 && vector.byteLength === vector.buffer.byteLength ? vector : vector.slice();
 }

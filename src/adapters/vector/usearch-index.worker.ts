@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { INSERT_FAILURE_ID, SIZES_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
 import { FreshVectors } from './fresh-vectors.js';
-import { UsearchVectorIndex } from './usearch-vector.index.js';
+import { PartitionedVectorIndex } from './partitioned-vector-index.js';
 
 /**
  * Inserts always run on two threads at least (every core but one, up to 4, on bigger machines), for the graph's
@@ -24,7 +24,7 @@ import { UsearchVectorIndex } from './usearch-vector.index.js';
 const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
 
-let index: UsearchVectorIndex | null = null;
+let index: PartitionedVectorIndex | null = null;
 let fresh: FreshVectors | null = null;
 /** Most vectors waiting for the graph before an add's answer is held back (the caller's backpressure). */
 let backlogLimit = 0;
@@ -64,7 +64,7 @@ function sizes(): { size: number; waiting: number } {
 
 async function handle(message: IndexRequest): Promise<unknown> {
   if (message.op === 'open') {
-    const opened = UsearchVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
+    const opened = PartitionedVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
     index = opened.index;
     fresh = new FreshVectors(message.dimension);
     backlogLimit = message.backlogLimit;
@@ -125,6 +125,9 @@ async function insertWaiting(): Promise<void> {
       } finally {
         fresh.commit(slice);
       }
+      // The first graph split into partitions: its vectors wait here, searched exactly, until they are in them.
+      const moved = graph.takeMoved();
+      if (moved) fresh.push(moved.keys, moved.matrix);
       // The request thread knows the sizes from replies only: tell it after every slice, or a backlog that
       // drained after the last reply would look full until the next request.
       reply({ id: SIZES_ID, ok: true, ...sizes(), value: null });

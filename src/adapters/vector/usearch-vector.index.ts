@@ -39,6 +39,10 @@ export interface HnswParameters {
   expansionSearch: number;
   /** How the graph stores vectors. A saved graph keeps its own; a new or rebuilt graph takes this one. */
   quantization: IndexQuantization;
+  /** Graphs the index is split into once it has enough vectors to learn them from (PartitionedVectorIndex); 1 = one graph. */
+  partitions: number;
+  /** Partitions a search asks: those whose centroids are nearest the query. */
+  probes: number;
 }
 
 /**
@@ -51,7 +55,9 @@ export interface HnswParameters {
  * coarser scores harmless. That saving pays for expansion_search 384 rather than 128: on the scale bench's
  * harder questions at 170,000 vectors, recall 0.943 rather than 0.893, at the search CPU f16 / 128 took.
  */
-export const DEFAULT_HNSW_PARAMETERS: HnswParameters = { connectivity: 64, expansionAdd: 64, expansionSearch: 384, quantization: 'i8' };
+export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
+  connectivity: 64, expansionAdd: 64, expansionSearch: 384, quantization: 'i8', partitions: 32, probes: 6,
+};
 
 /**
  * HNSW index (usearch) over message vectors, stored as i8 (or f16) in the data
@@ -178,9 +184,14 @@ export class UsearchVectorIndex {
   clear(): void {
     this.quantization = this.configured.quantization;
     this.index = this.create();
-    rmSync(join(this.dir, INDEX_FILE), { force: true });
-    rmSync(join(this.dir, META_FILE), { force: true });
+    UsearchVectorIndex.removeFiles(this.dir);
     this.dirty = false;
+  }
+
+  /** Deletes the saved graph in `dir`, if any. */
+  static removeFiles(dir: string): void {
+    rmSync(join(dir, INDEX_FILE), { force: true });
+    rmSync(join(dir, META_FILE), { force: true });
   }
 }
 

@@ -1,0 +1,147 @@
+/**
+ * Does a partitioned index route short questions the one graph misses (issue 16)? Embeds the bench corpus's
+ * first --messages messages, clusters them (spherical k-means on a sample, --partitions centroids), builds one
+ * graph per cluster (M 64 / 64 / 384, i8, --threads inserts) and, for each question, searches the graphs of its
+ * --probes nearest centroids for --candidates each; recall@10 after the exact f32 re-rank of their union, beside
+ * the one graph's (built too unless --no-single). --expansions: the partitions' expansion_search values to try.
+ *
+ *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --partitions 32 --probes 1,2,4,8 --expansions 64,128,384
+ */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import usearch from 'usearch';
+import { generateConversation } from '../bench/lib/corpus.js';
+import { recallQuestions } from '../bench/lib/search-queries.js';
+import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
+import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { option } from './lib/probe-options.js';
+
+const size = Number(option('messages', '300000'));
+const queryCount = Number(option('queries', '100'));
+const threads = Number(option('threads', '2'));
+const candidates = Number(option('candidates', '116'));
+const partitions = Number(option('partitions', '32'));
+const probes = option('probes', '1,2,4,8').split(',').map(Number);
+const single = !process.argv.includes('--no-single');
+const expansions = option('expansions', '384').split(',').map(Number);
+const DIMENSION = 768;
+
+const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
+const matrix = new Float32Array(size * DIMENSION);
+let started = performance.now();
+for (let c = 0, row = 0; row < size; c += 1) {
+  const conversation = generateConversation(c, { seed: 42, messagesPerConversation: 10 });
+  const texts = conversation.messages.map((m) => m.content).slice(0, size - row);
+  const vectors = await embedder.embed(texts);
+  vectors.forEach((vector, i) => matrix.set(vector, (row + i) * DIMENSION));
+  row += texts.length;
+}
+console.log(`embedded ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const questions = recallQuestions(queryCount);
+const queries = await embedder.embed(questions);
+const queryMatrix = new Float32Array(queryCount * DIMENSION);
+queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
+const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
+const exactKeys = queries.map((_, q) => Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number));
+
+const rowOf = (row: number) => matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
+const dot = (row: number, query: Float32Array) => {
+  let sum = 0;
+  for (let j = 0, base = row * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
+  return sum;
+};
+function recall(q: number, pool: Iterable<number>): number {
+  const query = queries[q]!;
+  const top = [...new Set(pool)].map((row) => ({ row, score: dot(row, query) }))
+    .sort((a, b) => b.score - a.score).slice(0, 10);
+  const tenth = dot(exactKeys[q]![9]!, query) - 1e-6;
+  return top.filter((item) => exactKeys[q]!.includes(item.row) || item.score >= tenth).length / 10;
+}
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(2);
+const newGraph = (expansionSearch = 384) => new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos,
+  quantization: usearch.ScalarKind.I8, connectivity: 64, expansion_add: 64, expansion_search: expansionSearch, multi: false });
+function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void {
+  const step = 32 * Math.max(1, threads);
+  for (let from = 0; from < rows.length; from += step) {
+    const slice = rows.slice(from, from + step);
+    const block = new Float32Array(slice.length * DIMENSION);
+    slice.forEach((row, i) => block.set(rowOf(row), i * DIMENSION));
+    graph.add(BigUint64Array.from(slice, BigInt), block, threads);
+  }
+}
+const keysOf = (graph: InstanceType<typeof usearch.Index>, query: Float32Array, n: number) =>
+  Array.from((graph.search(query, n, 1) as { keys: BigUint64Array }).keys, Number);
+
+// Spherical k-means on an even sample: assignment by usearch's exact cosine search, centroids renormalized.
+started = performance.now();
+const sampleSize = Math.min(size, partitions * 500);
+const sample = new Float32Array(sampleSize * DIMENSION);
+// --sample first: the first vectors, as the service learns its partitions; even (default): spread over all.
+const firstRows = option('sample', 'even') === 'first';
+for (let i = 0; i < sampleSize; i += 1) sample.set(rowOf(firstRows ? i : Math.floor((i * size) / sampleSize)), i * DIMENSION);
+const centroids = new Float32Array(partitions * DIMENSION);
+for (let c = 0; c < partitions; c += 1) centroids.set(sample.subarray(Math.floor((c * sampleSize) / partitions) * DIMENSION, (Math.floor((c * sampleSize) / partitions) + 1) * DIMENSION), c * DIMENSION);
+const nearestCentroid = (vectors: Float32Array, count: number, k: number) =>
+  usearch.exactSearch(centroids, vectors, DIMENSION, k, usearch.MetricKind.Cos, threads) as { keys: BigUint64Array };
+for (let iteration = 0; iteration < 10; iteration += 1) {
+  const assigned = nearestCentroid(sample, sampleSize, 1).keys;
+  const sums = new Float64Array(partitions * DIMENSION);
+  for (let i = 0; i < sampleSize; i += 1) {
+    const c = Number(assigned[i]);
+    for (let j = 0; j < DIMENSION; j += 1) sums[c * DIMENSION + j]! += sample[i * DIMENSION + j]!;
+  }
+  for (let c = 0; c < partitions; c += 1) {
+    let norm = 0;
+    for (let j = 0; j < DIMENSION; j += 1) norm += sums[c * DIMENSION + j]! ** 2;
+    if (norm === 0) continue;
+    for (let j = 0; j < DIMENSION; j += 1) centroids[c * DIMENSION + j] = sums[c * DIMENSION + j]! / Math.sqrt(norm);
+  }
+}
+const owner = nearestCentroid(matrix, size, 1).keys;
+const members: number[][] = Array.from({ length: partitions }, () => []);
+for (let row = 0; row < size; row += 1) members[Number(owner[row])]!.push(row);
+const sizes = members.map((m) => m.length).sort((a, b) => a - b);
+console.log(`${partitions} partitions in ${((performance.now() - started) / 1000).toFixed(1)} s: sizes min ${sizes[0]} median ${sizes[partitions >> 1]} max ${sizes.at(-1)}`);
+
+started = performance.now();
+let cpu = process.cpuUsage();
+const graphs = members.map((rows) => { const graph = newGraph(); insert(graph, rows); return graph; });
+let used = process.cpuUsage(cpu);
+console.log(`partition graphs built in ${((performance.now() - started) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
+// The saved graph does not hold expansion_search: load each partition's again under every --expansions value.
+const saved = graphs.map((graph, c) => { const file = `${tmpdir()}/partition-probe-${process.pid}-${c}.usearch`; graph.save(file); return file; });
+for (const expansion of expansions) {
+  const searched = saved.map((file) => { const graph = newGraph(expansion); graph.load(file); return graph; });
+  for (const probe of probes) {
+    const times: number[] = [];
+    const per = queries.map((query, q) => {
+      const t = performance.now();
+      const nearest = nearestCentroid(query, 1, probe).keys;
+      const pool: number[] = [];
+      for (const c of nearest) pool.push(...keysOf(searched[Number(c)]!, query, candidates));
+      times.push(performance.now() - t);
+      return recall(q, pool);
+    });
+    console.log(`expansion ${expansion}, ${probe} of ${partitions} partitions x ${candidates}: recall@10 ${mean(per).toFixed(3)}, ` +
+      `under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} ms`);
+  }
+}
+for (const file of saved) rmSync(file, { force: true });
+
+if (single) {
+  started = performance.now();
+  cpu = process.cpuUsage();
+  const graph = newGraph();
+  insert(graph, Array.from({ length: size }, (_, row) => row));
+  used = process.cpuUsage(cpu);
+  console.log(`one graph built in ${((performance.now() - started) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
+  const times: number[] = [];
+  const per = queries.map((query, q) => {
+    const t = performance.now();
+    const pool = keysOf(graph, query, candidates);
+    times.push(performance.now() - t);
+    return recall(q, pool);
+  });
+  console.log(`one graph x ${candidates}: recall@10 ${mean(per).toFixed(3)}, under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} ms`);
+}

@@ -1,0 +1,62 @@
+import usearch from 'usearch';
+import { ownBuffer } from './own-buffer.js';
+
+/** Rows of `dimension` floats, one after another. */
+export interface VectorRows {
+  matrix: Float32Array;
+  dimension: number;
+}
+
+/** The `k` nearest of `centroids` (by cosine) to each row of `vectors`: row i's are keys[i * k .. i * k + k). */
+export function nearestCentroids(centroids: VectorRows, vectors: Float32Array, k: number): BigUint64Array {
+  const found = usearch.exactSearch(ownBuffer(centroids.matrix), ownBuffer(vectors), centroids.dimension, k, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
+  return found.keys;
+}
+
+/**
+ * Spherical k-means: `count` unit centroids of the rows of `sample`, each the normalized mean of the rows
+ * nearest it. Starts from rows spread evenly through the sample (in the order vectors arrived, so from
+ * different conversations and times); deterministic. A centroid no row chooses keeps its starting row.
+ */
+export function trainCentroids(sample: VectorRows, count: number, iterations = 10): VectorRows {
+  const { matrix, dimension } = sample;
+  const rows = matrix.length / dimension;
+  if (rows < count) throw new Error(`${count} centroids need at least ${count} sample rows, not ${rows}`);
+  const centroids = new Float32Array(count * dimension);
+  for (let c = 0; c < count; c += 1) {
+    const row = Math.floor((c * rows) / count);
+    centroids.set(matrix.subarray(row * dimension, (row + 1) * dimension), c * dimension);
+  }
+  normalizeRows(centroids, dimension);
+  for (let iteration = 0; iteration < iterations; iteration += 1) {
+    const owners = nearestCentroids({ matrix: centroids, dimension }, matrix, 1);
+    const sums = new Float64Array(count * dimension);
+    const members = new Uint32Array(count);
+    for (let row = 0; row < rows; row += 1) {
+      const c = Number(owners[row]);
+      members[c]! += 1;
+      const norm = rowNorm(matrix, row, dimension) || 1;
+      for (let j = 0; j < dimension; j += 1) sums[c * dimension + j]! += matrix[row * dimension + j]! / norm;
+    }
+    for (let c = 0; c < count; c += 1) {
+      if (members[c] === 0) continue;
+      for (let j = 0; j < dimension; j += 1) centroids[c * dimension + j] = sums[c * dimension + j]!;
+    }
+    normalizeRows(centroids, dimension);
+  }
+  return { matrix: centroids, dimension };
+}
+
+function rowNorm(matrix: Float32Array, row: number, dimension: number): number {
+  let sum = 0;
+  for (let j = row * dimension, end = j + dimension; j < end; j += 1) sum += matrix[j]! * matrix[j]!;
+  return Math.sqrt(sum);
+}
+
+function normalizeRows(matrix: Float32Array, dimension: number): void {
+  for (let row = 0; row < matrix.length / dimension; row += 1) {
+    const norm = rowNorm(matrix, row, dimension);
+    if (norm === 0) continue;
+    for (let j = row * dimension, end = j + dimension; j < end; j += 1) matrix[j] = matrix[j]! / norm;
+  }
+}

@@ -1,0 +1,215 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exactTopK } from '../../domain/exact-search.js';
+import { PartitionedVectorIndex, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { ThreadedVectorIndex } from './threaded-vector-index.js';
+import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
+
+const DIMENSION = 16;
+const CLUSTERS = 8;
+const PARTITIONS = 4;
+const SPLIT_AT = PARTITIONS * SEED_VECTORS_PER_PARTITION;
+const PARAMETERS: HnswParameters = { ...DEFAULT_HNSW_PARAMETERS, partitions: PARTITIONS, probes: 2 };
+
+/** Deterministic unit vectors around CLUSTERS centres (the key picks the cluster), as text embeddings cluster by topic. */
+function vectorOf(key: number, cluster = key % CLUSTERS): Float32Array {
+  let state = (key + 1) * 2654435761 % 4294967296;
+  const next = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; };
+  const vector = new Float32Array(DIMENSION);
+  for (let i = 0; i < DIMENSION; i += 1) vector[i] = (i % CLUSTERS === cluster ? 2 : 0) + next();
+  const norm = Math.hypot(...vector);
+  return vector.map((x) => x / norm);
+}
+
+function matrixOf(keys: readonly number[], vector: (key: number) => Float32Array = vectorOf): Float32Array {
+  const matrix = new Float32Array(keys.length * DIMENSION);
+  keys.forEach((key, i) => matrix.set(vector(key), i * DIMENSION));
+  return matrix;
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+/** Adds in slices of 64, as the index thread does, putting back whatever a split hands back. */
+function addAll(index: PartitionedVectorIndex, keys: readonly number[]): void {
+  for (let from = 0; from < keys.length; from += 64) {
+    const slice = keys.slice(from, from + 64);
+    index.add(slice, matrixOf(slice));
+    const moved = index.takeMoved();
+    if (moved) index.add(moved.keys, moved.matrix);
+  }
+}
+
+describe('PartitionedVectorIndex', () => {
+  let root: string;
+  let n = 0;
+  const freshDir = () => join(root, `index-${(n += 1)}`);
+  before(() => { root = mkdtempSync(join(tmpdir(), 'memsvc-partitions-')); });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('is one graph until it holds partitions x 512 vectors, then splits and hands those vectors back once', () => {
+    const { index, loaded } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    assert.equal(loaded, false);
+    assert.equal(index.layout(), 'seeding');
+    const first = range(1, SPLIT_AT);
+    for (let from = 0; from < first.length; from += 64) index.add(first.slice(from, from + 64), matrixOf(first.slice(from, from + 64)));
+    assert.equal(index.layout(), 'seeding');
+    assert.equal(index.takeMoved(), null);
+    assert.equal(index.size(), SPLIT_AT - 1);
+
+    index.add([SPLIT_AT], matrixOf([SPLIT_AT]));
+    assert.equal(index.layout(), 'partitioned');
+    assert.equal(index.size(), 0, 'the split partitions start empty');
+    const moved = index.takeMoved();
+    assert.deepEqual(moved?.keys, range(1, SPLIT_AT + 1));
+    assert.deepEqual(moved?.matrix.subarray(0, DIMENSION), vectorOf(1));
+    assert.equal(index.takeMoved(), null, 'handed back once');
+    index.add(moved!.keys, moved!.matrix);
+    assert.equal(index.size(), SPLIT_AT);
+    assert.equal(index.graphParameters().partitions, PARTITIONS);
+  });
+
+  test('after the split every vector finds itself, and its probes give nearly the exact ten', () => {
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    const keys = range(1, 3001);
+    addAll(index, keys);
+    assert.equal(index.layout(), 'partitioned');
+    assert.equal(index.size(), keys.length);
+    assert.deepEqual(index.missing(keys), []);
+    for (const key of [1, 777, 2048, 2049, 3000]) assert.equal(index.search(vectorOf(key), 5)[0]?.key, key);
+    const all = keys.map((key) => ({ key, vector: vectorOf(key) }));
+    let hits = 0;
+    const queries = range(5001, 5041);
+    for (const q of queries) {
+      const exact = new Set(exactTopK(vectorOf(q), all, 10).map((item) => item.key));
+      hits += index.search(vectorOf(q), 10).filter((item) => exact.has(item.key)).length;
+    }
+    assert.ok(hits / (queries.length * 10) >= 0.9, `recall@10 ${hits / (queries.length * 10)}`);
+  });
+
+  test('vectors given as views further into a buffer (as the index thread slices them) go to their own region', () => {
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    const keys = range(1, 3001);
+    const whole = matrixOf(keys);
+    // Slices of 61 (not a multiple of the 8 clusters), so a view read from its buffer's start lands elsewhere.
+    for (let from = 0; from < keys.length; from += 61) {
+      const slice = keys.slice(from, from + 61);
+      index.add(slice, whole.subarray(from * DIMENSION, (from + slice.length) * DIMENSION));
+      const moved = index.takeMoved();
+      // Handed back as one block and put back in views of it, as the waiting list does.
+      for (let at = 0; moved && at < moved.keys.length; at += 61) {
+        index.add(moved.keys.slice(at, at + 61), moved.matrix.subarray(at * DIMENSION, Math.min(moved.keys.length, at + 61) * DIMENSION));
+      }
+    }
+    assert.equal(index.layout(), 'partitioned');
+    const lost = keys.filter((key) => index.search(vectorOf(key), 1)[0]?.key !== key);
+    assert.deepEqual(lost, [], 'every vector is found by a search for itself');
+  });
+
+  test('saved partitions reopen as they were; a restart before the split keeps the seed and splits later', () => {
+    const dir = freshDir();
+    const first = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
+    addAll(first, range(1, 1001));
+    first.save();
+    const seeding = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    assert.equal(seeding.loaded, true);
+    assert.equal(seeding.index.layout(), 'seeding');
+    assert.equal(seeding.index.size(), 1000);
+    const rest = range(1001, 2501);
+    let moved = 0;
+    for (let from = 0; from < rest.length; from += 64) {
+      const slice = rest.slice(from, from + 64);
+      seeding.index.add(slice, matrixOf(slice));
+      const back = seeding.index.takeMoved();
+      if (back) { moved = back.keys.length; seeding.index.add(back.keys, back.matrix); }
+    }
+    assert.ok(moved >= SPLIT_AT, `the saved seed joined the split (${moved} moved)`);
+    assert.equal(seeding.index.size(), 2500);
+    seeding.index.save();
+    assert.equal(existsSync(join(dir, 'vectors.usearch')), false, 'the first graph is gone once the partitions are saved');
+    assert.equal(existsSync(join(dir, 'vectors.seed.f32')), false);
+
+    const reopened = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    assert.equal(reopened.loaded, true);
+    assert.equal(reopened.index.layout(), 'partitioned');
+    assert.equal(reopened.index.size(), 2500);
+    for (const key of [1, 1000, 2500]) assert.equal(reopened.index.search(vectorOf(key), 3)[0]?.key, key);
+    // A different model's partitions are not this index's: it starts empty.
+    assert.equal(PartitionedVectorIndex.open(dir, 'other-model', DIMENSION, PARAMETERS).index.size(), 0);
+  });
+
+  test('a saved graph without a seed (built before partitions) stays one graph, and partitions 1 never splits', () => {
+    const dir = freshDir();
+    const old = PartitionedVectorIndex.open(dir, 'm', DIMENSION, { ...PARAMETERS, partitions: 1 }).index;
+    addAll(old, range(1, SPLIT_AT + 101));
+    assert.equal(old.layout(), 'single');
+    old.save();
+    const reopened = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
+    assert.equal(reopened.layout(), 'single');
+    addAll(reopened, range(SPLIT_AT + 101, SPLIT_AT + 301));
+    assert.equal(reopened.layout(), 'single');
+    assert.equal(reopened.size(), SPLIT_AT + 300);
+  });
+
+  test('a removed key is gone from every partition; a re-added key moves to its new region, once', () => {
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    addAll(index, range(1, 2501));
+    index.remove([10]);
+    assert.equal(index.contains(10), false);
+    assert.notEqual(index.search(vectorOf(10), 1)[0]?.key, 10);
+    // Key 11 belongs to cluster 3; give it a vector in cluster 6.
+    const moved = vectorOf(11, 6);
+    index.add([11], moved);
+    assert.equal(index.size(), 2499);
+    assert.equal(index.search(moved, 1)[0]?.key, 11);
+    assert.deepEqual(index.search(moved, 50).filter((item) => item.key === 11).length, 1);
+    index.save();
+  });
+
+  test('clear deletes the partitions and starts seeding again', () => {
+    const dir = freshDir();
+    const { index } = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    addAll(index, range(1, 2501));
+    index.save();
+    assert.ok(existsSync(join(dir, 'partitions', 'partitions.json')));
+    index.clear();
+    assert.equal(index.layout(), 'seeding');
+    assert.equal(index.size(), 0);
+    assert.equal(existsSync(join(dir, 'partitions')), false);
+    assert.equal(PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).loaded, false);
+  });
+
+  test('in the index thread, the vectors a split hands back stay searchable until they are in the partitions', async () => {
+    const dir = freshDir();
+    const index = ThreadedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    try {
+      assert.equal(await index.loaded, false);
+      const keys = range(1, 2601);
+      for (let from = 0; from < keys.length; from += 200) {
+        const slice = keys.slice(from, from + 200);
+        await index.add(slice, slice.map((key) => vectorOf(key)));
+        // Searchable once added, whether in the first graph, waiting, or in a partition.
+        for (const key of [slice[0]!, slice.at(-1)!]) assert.equal((await index.search(vectorOf(key), 1))[0]?.key, key);
+      }
+      await index.flush();
+      assert.equal(index.size(), keys.length);
+      assert.equal(index.waiting(), 0);
+      assert.equal((await index.graphParameters()).partitions, PARTITIONS);
+      assert.deepEqual(await index.missing(keys), []);
+      for (const key of [1, 1300, 2600]) assert.equal((await index.search(vectorOf(key), 1))[0]?.key, key);
+      await index.save();
+    } finally {
+      await index.close();
+    }
+    const reopened = ThreadedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    try {
+      assert.equal(await reopened.loaded, true);
+      assert.equal((await reopened.graphParameters()).partitions, PARTITIONS);
+      assert.equal(reopened.size(), 2600);
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -1,0 +1,256 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScoredKey } from '../../domain/search.js';
+import { nearestCentroids, trainCentroids, type VectorRows } from './centroids.js';
+import { SeedVectors } from './seed-vectors.js';
+import { DEFAULT_HNSW_PARAMETERS, UsearchVectorIndex, type HnswParameters } from './usearch-vector.index.js';
+
+const PARTITIONS_DIR = 'partitions';
+const PARTITIONS_META = 'partitions.json';
+const CENTROIDS_FILE = 'centroids.f32';
+const SEED_FILE = 'vectors.seed.f32';
+/** Vectors a partition is learned from, on average: the first graph splits once it holds partitions x this. */
+export const SEED_VECTORS_PER_PARTITION = 512;
+
+interface PartitionsMeta {
+  model: string;
+  dimension: number;
+  partitions: number;
+}
+
+/** Vectors that left the first graph when it split: the caller adds them again (searchable meanwhile). */
+export interface MovedVectors {
+  keys: number[];
+  matrix: Float32Array;
+}
+
+/**
+ * The vector index as several HNSW graphs, one per region of the vector space (issue 16, docs/performance.md).
+ * One graph over a million messages routes a short question into the wrong region for about one question in
+ * ten, and no wider search recovers it; a search of the few graphs whose centroids are nearest the question
+ * does, and a smaller graph costs a third of the CPU an insert.
+ *
+ * Life of an index:
+ * - seeding: one graph, as before, while its first float32 vectors are kept (SeedVectors). Once it holds
+ *   `partitions x SEED_VECTORS_PER_PARTITION`, k-means on them gives the centroids, the first graph is dropped
+ *   and its vectors are handed back (`takeMoved`) to go into the partitions;
+ * - partitioned: each vector goes into the graph of its nearest centroid; a search asks the `probes` nearest
+ *   graphs, each with expansion_search / probes (at least the candidates asked for), and merges their answers.
+ * A saved single graph without its seed (built before partitions existed), or `partitions: 1`, stays one graph.
+ * The centroids are never relearned: a region that grows just makes a bigger graph.
+ */
+export class PartitionedVectorIndex {
+  private single: UsearchVectorIndex | null;
+  private seed: SeedVectors | null;
+  private partitions: UsearchVectorIndex[] = [];
+  private centroids: VectorRows | null = null;
+  /** The partitions' layout (centroids, meta) is not on disk yet, and the single graph's files still are. */
+  private layoutUnsaved = false;
+  private moved: MovedVectors | null = null;
+
+  private constructor(
+    private readonly dir: string,
+    readonly model: string,
+    readonly dimension: number,
+    private readonly parameters: HnswParameters,
+    opened: { single: UsearchVectorIndex | null; seed: SeedVectors | null; partitions?: UsearchVectorIndex[]; centroids?: VectorRows },
+  ) {
+    this.single = opened.single;
+    this.seed = opened.seed;
+    this.partitions = opened.partitions ?? [];
+    this.centroids = opened.centroids ?? null;
+  }
+
+  /**
+   * Opens the saved partitions, or the saved single graph (with its seed, if it is still seeding), when built for
+   * this model and dimension; otherwise starts empty. `loaded`: something saved was opened.
+   */
+  static open(
+    dir: string, model: string, dimension: number, parameters: HnswParameters = DEFAULT_HNSW_PARAMETERS,
+  ): { index: PartitionedVectorIndex; loaded: boolean } {
+    mkdirSync(dir, { recursive: true });
+    const saved = readPartitions(dir, model, dimension);
+    if (saved) {
+      const partitionParameters = searchShare(parameters);
+      const partitions = Array.from({ length: saved.meta.partitions },
+        (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension, partitionParameters).index);
+      return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single: null, seed: null, partitions, centroids: saved.centroids }), loaded: true };
+    }
+    const { index: single, loaded } = UsearchVectorIndex.open(dir, model, dimension, parameters);
+    let seed: SeedVectors | null = null;
+    if (parameters.partitions > 1) {
+      const savedSeed = loaded ? SeedVectors.load(join(dir, SEED_FILE), dimension) : null;
+      // A saved graph without its seed predates partitions (or lost it): it stays one graph.
+      if (!loaded || single.size() === 0) seed = new SeedVectors(dimension);
+      else if (savedSeed && savedSeed.size === single.size()) seed = savedSeed;
+    }
+    return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single, seed }), loaded };
+  }
+
+  /** The graphs' build parameters (a loaded graph's own), with the configured expansions and probes and the partitions in use. */
+  graphParameters(): HnswParameters {
+    const graph = this.single ?? this.partitions[0]!;
+    return { ...graph.graphParameters(), expansionSearch: this.parameters.expansionSearch, partitions: this.partitions.length || 1, probes: this.parameters.probes };
+  }
+
+  /** 'seeding' until the first graph splits; 'single' when it never will. */
+  layout(): 'seeding' | 'single' | 'partitioned' {
+    if (this.single === null) return 'partitioned';
+    return this.seed ? 'seeding' : 'single';
+  }
+
+  size(): number {
+    return this.single ? this.single.size() : this.partitions.reduce((sum, graph) => sum + graph.size(), 0);
+  }
+
+  contains(key: number): boolean {
+    return this.graphs().some((graph) => graph.contains(key));
+  }
+
+  /** The keys of `keys` no graph holds. */
+  missing(keys: readonly number[]): number[] {
+    let missing = [...keys];
+    for (const graph of this.graphs()) missing = graph.missing(missing);
+    return missing;
+  }
+
+  /** `matrix` holds one row of `dimension` floats per key. A re-added key replaces its vector, in whichever graph it was. */
+  add(keys: readonly number[], matrix: Float32Array, threads = 1): void {
+    if (keys.length === 0) return;
+    if (this.single) {
+      this.single.add(keys, matrix, threads);
+      if (this.seed) {
+        this.seed.put(keys, matrix);
+        if (this.seed.size >= this.parameters.partitions * SEED_VECTORS_PER_PARTITION) this.split();
+      }
+      return;
+    }
+    this.removeFromPartitions(keys);
+    const owners = nearestCentroids(this.centroids!, matrix, 1);
+    const rowsOf = new Map<number, number[]>();
+    keys.forEach((_, row) => {
+      const owner = Number(owners[row]);
+      const rows = rowsOf.get(owner);
+      if (rows) rows.push(row); else rowsOf.set(owner, [row]);
+    });
+    for (const [owner, rows] of rowsOf) {
+      const block = new Float32Array(rows.length * this.dimension);
+      rows.forEach((row, i) => block.set(matrix.subarray(row * this.dimension, (row + 1) * this.dimension), i * this.dimension));
+      this.partitions[owner]!.add(rows.map((row) => keys[row]!), block, threads);
+    }
+  }
+
+  /** The vectors the split took out of the first graph, once: the caller adds them again. */
+  takeMoved(): MovedVectors | null {
+    const moved = this.moved;
+    this.moved = null;
+    return moved;
+  }
+
+  remove(keys: readonly number[]): void {
+    if (keys.length === 0) return;
+    this.seed?.remove(keys);
+    if (this.single) this.single.remove(keys);
+    else this.removeFromPartitions(keys);
+  }
+
+  /** The `k` best of the graphs of the `probes` centroids nearest the query; scores are the graphs' (approximate). */
+  search(query: Float32Array, k: number): ScoredKey[] {
+    if (this.single) return this.single.search(query, k);
+    const probes = Math.min(this.parameters.probes, this.partitions.length);
+    const nearest = nearestCentroids(this.centroids!, query, probes);
+    const found: ScoredKey[] = [];
+    for (const owner of nearest) found.push(...this.partitions[Number(owner)]!.search(query, k));
+    return found.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /**
+   * Saves what changed. After a split: the partitions first, then their centroids and meta (from then on the
+   * saved index is partitioned), then the single graph's files go. A crash before the meta leaves the single
+   * graph and its seed: the next start splits again.
+   */
+  save(): void {
+    if (this.single) {
+      this.single.save();
+      if (this.seed) this.seed.save(join(this.dir, SEED_FILE));
+      return;
+    }
+    for (const graph of this.partitions) graph.save();
+    if (!this.layoutUnsaved) return;
+    const dir = join(this.dir, PARTITIONS_DIR);
+    writeAtomically(join(dir, CENTROIDS_FILE), Buffer.from(this.centroids!.matrix.buffer, this.centroids!.matrix.byteOffset, this.centroids!.matrix.byteLength));
+    const meta: PartitionsMeta = { model: this.model, dimension: this.dimension, partitions: this.partitions.length };
+    writeAtomically(join(dir, PARTITIONS_META), Buffer.from(JSON.stringify(meta)));
+    UsearchVectorIndex.removeFiles(this.dir);
+    SeedVectors.remove(join(this.dir, SEED_FILE));
+    this.layoutUnsaved = false;
+  }
+
+  /** Empties the index and its files: it starts again with one graph, seeding (when partitioned at all). */
+  clear(): void {
+    rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
+    SeedVectors.remove(join(this.dir, SEED_FILE));
+    const single = this.single ?? UsearchVectorIndex.open(this.dir, this.model, this.dimension, this.parameters).index;
+    single.clear();
+    this.single = single;
+    this.seed = this.parameters.partitions > 1 ? new SeedVectors(this.dimension) : null;
+    this.partitions = [];
+    this.centroids = null;
+    this.layoutUnsaved = false;
+    this.moved = null;
+  }
+
+  private graphs(): UsearchVectorIndex[] {
+    return this.single ? [this.single] : this.partitions;
+  }
+
+  private removeFromPartitions(keys: readonly number[]): void {
+    for (const graph of this.partitions) {
+      const held = keys.filter((key) => graph.contains(key));
+      if (held.length > 0) graph.remove(held);
+    }
+  }
+
+  /** Learns the centroids from the seed, starts one empty graph per centroid and hands the seed back. */
+  private split(): void {
+    const seed = this.seed!.all();
+    this.centroids = trainCentroids({ matrix: seed.matrix, dimension: this.dimension }, this.parameters.partitions);
+    rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
+    const partitionParameters = searchShare(this.parameters);
+    this.partitions = Array.from({ length: this.parameters.partitions },
+      (_, c) => UsearchVectorIndex.open(partitionDir(this.dir, c), this.model, this.dimension, partitionParameters).index);
+    this.single = null;
+    this.seed = null;
+    this.layoutUnsaved = true;
+    this.moved = seed;
+  }
+}
+
+/** Each probed partition gets an equal share of the configured search effort (usearch searches at least k). */
+function searchShare(parameters: HnswParameters): HnswParameters {
+  return { ...parameters, expansionSearch: Math.max(1, Math.ceil(parameters.expansionSearch / Math.max(1, parameters.probes))) };
+}
+
+function partitionDir(dir: string, partition: number): string {
+  return join(dir, PARTITIONS_DIR, String(partition));
+}
+
+function readPartitions(dir: string, model: string, dimension: number): { meta: PartitionsMeta; centroids: VectorRows } | null {
+  try {
+    const meta = JSON.parse(readFileSync(join(dir, PARTITIONS_DIR, PARTITIONS_META), 'utf8')) as PartitionsMeta;
+    if (meta.model !== model || meta.dimension !== dimension || !Number.isInteger(meta.partitions) || meta.partitions < 1) return null;
+    const bytes = readFileSync(join(dir, PARTITIONS_DIR, CENTROIDS_FILE));
+    if (bytes.byteLength !== meta.partitions * dimension * 4) return null;
+    const matrix = new Float32Array(meta.partitions * dimension);
+    new Uint8Array(matrix.buffer).set(bytes);
+    return { meta, centroids: { matrix, dimension } };
+  } catch {
+    return null;
+  }
+}
+
+function writeAtomically(file: string, bytes: Buffer): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(`${file}.tmp`, bytes);
+  renameSync(`${file}.tmp`, file);
+}
