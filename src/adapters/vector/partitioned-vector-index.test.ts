@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK } from '../../domain/exact-search.js';
@@ -138,6 +138,24 @@ describe('PartitionedVectorIndex', () => {
     for (const key of [1, 1000, 2500]) assert.equal(reopened.index.search(vectorOf(key), 3)[0]?.key, key);
     // A different model's partitions are not this index's: it starts empty.
     assert.equal(PartitionedVectorIndex.open(dir, 'other-model', DIMENSION, PARAMETERS).index.size(), 0);
+  });
+
+  test('a seed saved at another moment than its graph (a crash between the two writes) seeds again from nothing', () => {
+    const dir = freshDir();
+    const first = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
+    addAll(first, range(1, 501));
+    first.save();
+    const seedFile = join(dir, 'vectors.seed.f32');
+    const older = readFileSync(seedFile);
+    addAll(first, range(501, 601));
+    first.save();
+    writeFileSync(seedFile, older);
+    const reopened = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    assert.equal(reopened.loaded, false, 'the owner adds the stored vectors again');
+    assert.equal(reopened.index.size(), 0);
+    assert.equal(reopened.index.layout(), 'seeding');
+    addAll(reopened.index, range(1, SPLIT_AT + 1));
+    assert.equal(reopened.index.layout(), 'partitioned');
   });
 
   test('a saved graph without a seed (built before partitions) stays one graph, and partitions 1 never splits', () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScoredKey } from '../../domain/search.js';
 import { nearestCentroids, trainCentroids, type VectorRows } from './centroids.js';
@@ -47,6 +47,8 @@ export class PartitionedVectorIndex {
   /** The partitions' layout (centroids, meta) is not on disk yet, and the single graph's files still are. */
   private layoutUnsaved = false;
   private moved: MovedVectors | null = null;
+  /** The seed changed since it was last saved (it is rewritten whole: up to 48 MiB). */
+  private seedDirty = false;
 
   private constructor(
     private readonly dir: string,
@@ -78,12 +80,19 @@ export class PartitionedVectorIndex {
     }
     const { index: single, loaded } = UsearchVectorIndex.open(dir, model, dimension, parameters);
     let seed: SeedVectors | null = null;
-    if (parameters.partitions > 1) {
-      const savedSeed = loaded ? SeedVectors.load(join(dir, SEED_FILE), dimension) : null;
-      // A saved graph without its seed predates partitions (or lost it): it stays one graph.
-      if (!loaded || single.size() === 0) seed = new SeedVectors(dimension);
-      else if (savedSeed && savedSeed.size === single.size()) seed = savedSeed;
+    if (parameters.partitions > 1 && (!loaded || single.size() === 0)) {
+      seed = new SeedVectors(dimension);
+    } else if (parameters.partitions > 1 && existsSync(join(dir, SEED_FILE))) {
+      seed = SeedVectors.load(join(dir, SEED_FILE), dimension);
+      if (!seed || seed.size !== single.size()) {
+        // The graph and its seed were saved at different moments (a crash between the two writes): seed again
+        // from nothing; the owner's catch-up adds the stored vectors back (at most a seed's worth).
+        single.clear();
+        SeedVectors.remove(join(dir, SEED_FILE));
+        return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single, seed: new SeedVectors(dimension) }), loaded: false };
+      }
     }
+    // A saved graph without a seed file predates partitions: it stays one graph.
     return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single, seed }), loaded };
   }
 
@@ -121,6 +130,7 @@ export class PartitionedVectorIndex {
       this.single.add(keys, matrix, threads);
       if (this.seed) {
         this.seed.put(keys, matrix);
+        this.seedDirty = true;
         if (this.seed.size >= this.parameters.partitions * SEED_VECTORS_PER_PARTITION) this.split();
       }
       return;
@@ -149,7 +159,7 @@ export class PartitionedVectorIndex {
 
   remove(keys: readonly number[]): void {
     if (keys.length === 0) return;
-    this.seed?.remove(keys);
+    if (this.seed) { this.seed.remove(keys); this.seedDirty = true; }
     if (this.single) this.single.remove(keys);
     else this.removeFromPartitions(keys);
   }
@@ -172,7 +182,8 @@ export class PartitionedVectorIndex {
   save(): void {
     if (this.single) {
       this.single.save();
-      if (this.seed) this.seed.save(join(this.dir, SEED_FILE));
+      if (this.seed && this.seedDirty) this.seed.save(join(this.dir, SEED_FILE));
+      this.seedDirty = false;
       return;
     }
     for (const graph of this.partitions) graph.save();
