@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK } from '../../domain/exact-search.js';
-import { PartitionedVectorIndex, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { PartitionedVectorIndex, partitionShare, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
 
@@ -106,6 +106,18 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(index.layout(), 'partitioned');
     const lost = keys.filter((key) => index.search(vectorOf(key), 1)[0]?.key !== key);
     assert.deepEqual(lost, [], 'every vector is found by a search for itself');
+  });
+
+  test('a search for many candidates (a filtered search) asks each partition for a share and still returns k, best first', () => {
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    addAll(index, range(1, 3001));
+    assert.equal(partitionShare(116, 6), 116);
+    assert.equal(partitionShare(4000, 6), 2000);
+    const found = index.search(vectorOf(5), 1000);
+    assert.equal(found.length, 1000);
+    assert.equal(new Set(found.map((item) => item.key)).size, 1000);
+    assert.ok(found.every((item, i) => i === 0 || found[i - 1]!.score >= item.score));
+    assert.equal(found[0]!.key, 5);
   });
 
   test('saved partitions reopen as they were; a restart before the split keeps the seed and splits later', () => {

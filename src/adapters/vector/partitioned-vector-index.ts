@@ -170,7 +170,8 @@ export class PartitionedVectorIndex {
     const probes = Math.min(this.parameters.probes, this.partitions.length);
     const nearest = nearestCentroids(this.centroids!, query, probes);
     const found: ScoredKey[] = [];
-    for (const owner of nearest) found.push(...this.partitions[Number(owner)]!.search(query, k));
+    const each = partitionShare(k, probes);
+    for (const owner of nearest) found.push(...this.partitions[Number(owner)]!.search(query, each));
     return found.sort((a, b) => b.score - a.score).slice(0, k);
   }
 
@@ -236,6 +237,17 @@ export class PartitionedVectorIndex {
     this.moved = seed;
   }
 }
+
+/**
+ * Candidates asked of each probed partition: a filtered search asks for thousands, spread over the partitions;
+ * each gives SHARE_HEADROOM times its even share, and never fewer than SHARE_FLOOR (the k of a search without a
+ * filter, 116, is asked of every partition whole: the best ten may all sit in one).
+ */
+export function partitionShare(k: number, probes: number): number {
+  return Math.min(k, Math.max(SHARE_FLOOR, Math.ceil((k * SHARE_HEADROOM) / Math.max(1, probes))));
+}
+const SHARE_HEADROOM = 3;
+const SHARE_FLOOR = 128;
 
 /** Each probed partition gets an equal share of the configured search effort (usearch searches at least k). */
 function searchShare(parameters: HnswParameters): HnswParameters {
