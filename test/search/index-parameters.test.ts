@@ -67,6 +67,14 @@ describe('HNSW graph parameters', () => {
     assert.equal(DEFAULT_HNSW_PARAMETERS.quantization, 'i8');
   });
 
+  test('index_partitions or index_probes out of 1-1024 is refused at start-up', () => {
+    for (const [key, value] of [['MEMSVC_SEARCH_INDEX_PARTITIONS', '0'], ['MEMSVC_SEARCH_INDEX_PROBES', '0'],
+      ['MEMSVC_SEARCH_INDEX_PROBES', '-1'], ['MEMSVC_SEARCH_INDEX_PARTITIONS', '2000']] as const) {
+      assert.throws(() => loadConfig({ file: join(dir, 'absent.yaml'), env: { [key]: value } }),
+        key === 'MEMSVC_SEARCH_INDEX_PARTITIONS' ? /index_partitions/ : /index_probes/, `${key}=${value}`);
+    }
+  });
+
   test('an unknown index_quantization is refused at start-up', () => {
     assert.throws(() => loadConfig({ file: join(dir, 'absent.yaml'), env: { MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f8' } }),
       /index_quantization/);

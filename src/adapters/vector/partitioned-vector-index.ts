@@ -73,9 +73,7 @@ export class PartitionedVectorIndex {
     mkdirSync(dir, { recursive: true });
     const saved = readPartitions(dir, model, dimension);
     if (saved) {
-      const partitionParameters = searchShare(parameters);
-      const partitions = Array.from({ length: saved.meta.partitions },
-        (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension, partitionParameters).index);
+      const partitions = openPartitions(dir, model, dimension, parameters, saved.meta.partitions);
       return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single: null, seed: null, partitions, centroids: saved.centroids }), loaded: true };
     }
     const { index: single, loaded } = UsearchVectorIndex.open(dir, model, dimension, parameters);
@@ -113,7 +111,7 @@ export class PartitionedVectorIndex {
   }
 
   contains(key: number): boolean {
-    return this.graphs().some((graph) => graph.contains(key));
+    return this.missing([key]).length === 0;
   }
 
   /** The keys of `keys` no graph holds. */
@@ -217,9 +215,10 @@ export class PartitionedVectorIndex {
   }
 
   private removeFromPartitions(keys: readonly number[]): void {
+    // One batched lookup a partition: a slice of 64 keys against 32 partitions would otherwise be 2,048 calls.
     for (const graph of this.partitions) {
-      const held = keys.filter((key) => graph.contains(key));
-      if (held.length > 0) graph.remove(held);
+      const absent = new Set(graph.missing(keys));
+      if (absent.size < keys.length) graph.remove(keys.filter((key) => !absent.has(key)));
     }
   }
 
@@ -228,9 +227,7 @@ export class PartitionedVectorIndex {
     const seed = this.seed!.all();
     this.centroids = trainCentroids({ matrix: seed.matrix, dimension: this.dimension }, this.parameters.partitions);
     rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
-    const partitionParameters = searchShare(this.parameters);
-    this.partitions = Array.from({ length: this.parameters.partitions },
-      (_, c) => UsearchVectorIndex.open(partitionDir(this.dir, c), this.model, this.dimension, partitionParameters).index);
+    this.partitions = openPartitions(this.dir, this.model, this.dimension, this.parameters, this.parameters.partitions);
     this.single = null;
     this.seed = null;
     this.layoutUnsaved = true;
@@ -249,9 +246,14 @@ export function partitionShare(k: number, probes: number): number {
 const SHARE_HEADROOM = 3;
 const SHARE_FLOOR = 128;
 
-/** Each probed partition gets an equal share of the configured search effort (usearch searches at least k). */
-function searchShare(parameters: HnswParameters): HnswParameters {
-  return { ...parameters, expansionSearch: Math.max(1, Math.ceil(parameters.expansionSearch / Math.max(1, parameters.probes))) };
+/**
+ * One graph per partition, under dir/partitions/<n>. Each probed partition gets an equal share of the configured
+ * search effort (usearch explores at least the k it is asked for).
+ */
+function openPartitions(dir: string, model: string, dimension: number, parameters: HnswParameters, count: number): UsearchVectorIndex[] {
+  const expansionSearch = Math.max(1, Math.ceil(parameters.expansionSearch / Math.max(1, parameters.probes)));
+  return Array.from({ length: count },
+    (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension, { ...parameters, expansionSearch }).index);
 }
 
 function partitionDir(dir: string, partition: number): string {

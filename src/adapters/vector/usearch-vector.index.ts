@@ -126,10 +126,6 @@ export class UsearchVectorIndex {
     return this.index.size();
   }
 
-  contains(key: number): boolean {
-    return this.index.contains(BigInt(key)) as boolean;
-  }
-
   /** The keys of `keys` the index does not hold. */
   missing(keys: readonly number[]): number[] {
     if (keys.length === 0) return [];
