@@ -10,10 +10,9 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import usearch from 'usearch';
-import { generateConversation } from '../bench/lib/corpus.js';
-import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { DIMENSION, embedCorpus, mean, recallCheck } from './lib/corpus-vectors.js';
 import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
@@ -24,40 +23,12 @@ const partitions = Number(option('partitions', '32'));
 const probes = option('probes', '1,2,4,8').split(',').map(Number);
 const single = !process.argv.includes('--no-single');
 const expansions = option('expansions', '384').split(',').map(Number);
-const DIMENSION = 768;
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
-const matrix = new Float32Array(size * DIMENSION);
-let started = performance.now();
-for (let c = 0, row = 0; row < size; c += 1) {
-  const conversation = generateConversation(c, { seed: 42, messagesPerConversation: 10 });
-  const texts = conversation.messages.map((m) => m.content).slice(0, size - row);
-  const vectors = await embedder.embed(texts);
-  vectors.forEach((vector, i) => matrix.set(vector, (row + i) * DIMENSION));
-  row += texts.length;
-}
-console.log(`embedded ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-const questions = recallQuestions(queryCount);
-const queries = await embedder.embed(questions);
-const queryMatrix = new Float32Array(queryCount * DIMENSION);
-queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
-const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
-const exactKeys = queries.map((_, q) => Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number));
-
+const matrix = await embedCorpus(embedder, size);
+const { queries, recall } = await recallCheck(embedder, matrix, queryCount);
 const rowOf = (row: number) => matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
-const dot = (row: number, query: Float32Array) => {
-  let sum = 0;
-  for (let j = 0, base = row * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
-  return sum;
-};
-function recall(q: number, pool: Iterable<number>): number {
-  const query = queries[q]!;
-  const top = [...new Set(pool)].map((row) => ({ row, score: dot(row, query) }))
-    .sort((a, b) => b.score - a.score).slice(0, 10);
-  const tenth = dot(exactKeys[q]![9]!, query) - 1e-6;
-  return top.filter((item) => exactKeys[q]!.includes(item.row) || item.score >= tenth).length / 10;
-}
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+let started: number;
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(2);
 const newGraph = (expansionSearch = 384) => new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos,
   quantization: usearch.ScalarKind.I8, connectivity: 64, expansion_add: 64, expansion_search: expansionSearch, multi: false });

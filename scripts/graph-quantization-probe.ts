@@ -10,10 +10,9 @@
  */
 import { loadavg } from 'node:os';
 import usearch from 'usearch';
-import { generateConversation } from '../bench/lib/corpus.js';
-import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { DIMENSION, embedCorpus, mean, recallCheck } from './lib/corpus-vectors.js';
 import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
@@ -24,41 +23,11 @@ const kinds = option('kinds', 'i8,f16').split(',');
 const expansionSearch = Number(option('expansion-search', '384'));
 const connectivity = Number(option('connectivity', '64'));
 const expansionAdd = Number(option('expansion-add', '64'));
-const DIMENSION = 768;
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
-const matrix = new Float32Array(size * DIMENSION);
-let started = performance.now();
-for (let c = 0, row = 0; row < size; c += 1) {
-  const conversation = generateConversation(c, { seed: 42, messagesPerConversation: 10 });
-  const texts = conversation.messages.map((m) => m.content).slice(0, size - row);
-  const vectors = await embedder.embed(texts);
-  vectors.forEach((vector, i) => matrix.set(vector, (row + i) * DIMENSION));
-  row += texts.length;
-}
-console.log(`embedded ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
-const questions = recallQuestions(queryCount);
-const queries = await embedder.embed(questions);
-const queryMatrix = new Float32Array(queryCount * DIMENSION);
-queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
-const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
-const exactKeys = queries.map((_, q) => Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number));
-
-const dot = (row: number, query: Float32Array) => {
-  let sum = 0;
-  for (let j = 0, base = row * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
-  return sum;
-};
-/** Recall@10 of the exact f32 re-rank of `pool` against the exact ten (ties with the exact 10th count). */
-function recall(q: number, pool: Iterable<number>): number {
-  const query = queries[q]!;
-  const top = [...new Set(pool)].map((row) => ({ row, score: dot(row, query) }))
-    .sort((a, b) => b.score - a.score).slice(0, 10);
-  const tenth = dot(exactKeys[q]![9]!, query) - 1e-6;
-  return top.filter((item) => exactKeys[q]!.includes(item.row) || item.score >= tenth).length / 10;
-}
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const matrix = await embedCorpus(embedder, size);
+const { queries, recall } = await recallCheck(embedder, matrix, queryCount);
+let started: number;
 
 /** usearch's f32 -> i8 cast for cosine: scaled by 127 / the vector's norm, truncated toward zero. */
 function toI8(from: Float32Array): Int8Array {

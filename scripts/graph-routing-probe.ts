@@ -15,11 +15,11 @@
  */
 import { existsSync } from 'node:fs';
 import usearch from 'usearch';
-import { generateConversation } from '../bench/lib/corpus.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { contentWords, stemWord, tokenizeWords } from '../src/bridge/builtin/embedding/text-tokenizer.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { DIMENSION, embedCorpus, mean, recallCheck } from './lib/corpus-vectors.js';
 import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
@@ -30,45 +30,17 @@ const anchorCandidates = Number(option('anchor-candidates', String(candidates)))
 const sampleCounts = option('samples', '1024,4096').split(',').map(Number);
 const anchorCounts = option('anchors', '1,2,4').split(',').map(Number);
 const graphFile = option('graph', '');
-const DIMENSION = 768;
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
-const questions = recallQuestions(queryCount);
-const questionTerms = questions.map((q) => [...new Set(contentWords(q).map(stemWord))]);
+const questionTerms = recallQuestions(queryCount).map((q) => [...new Set(contentWords(q).map(stemWord))]);
 const wanted = new Set(questionTerms.flat());
 const postings = new Map<string, Set<number>>([...wanted].map((t) => [t, new Set<number>()]));
-const matrix = new Float32Array(size * DIMENSION);
-let started = performance.now();
-for (let c = 0, row = 0; row < size; c += 1) {
-  const conversation = generateConversation(c, { seed: 42, messagesPerConversation: 10 });
-  const texts = conversation.messages.map((m) => m.content).slice(0, size - row);
-  const vectors = await embedder.embed(texts);
-  vectors.forEach((vector, i) => matrix.set(vector, (row + i) * DIMENSION));
-  texts.forEach((text, i) => { for (const term of tokenizeWords(text).map(stemWord)) postings.get(term)?.add(row + i); });
-  row += texts.length;
-}
-console.log(`embedded ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
-const queries = await embedder.embed(questions);
-const queryMatrix = new Float32Array(queryCount * DIMENSION);
-queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
-const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
-const exactKeys = queries.map((_, q) => Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number));
-
+const matrix = await embedCorpus(embedder, size, (row, text) => {
+  for (const term of tokenizeWords(text).map(stemWord)) postings.get(term)?.add(row);
+});
+const { questions, queries, exactKeys, dot, recall } = await recallCheck(embedder, matrix, queryCount);
 const rowOf = (row: number) => matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
-const dot = (row: number, query: Float32Array) => {
-  let sum = 0;
-  for (let j = 0, base = row * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
-  return sum;
-};
-function recall(q: number, pool: Iterable<number>): number {
-  const query = queries[q]!;
-  const top = [...new Set(pool)].map((row) => ({ row, score: dot(row, query) }))
-    .sort((a, b) => b.score - a.score).slice(0, 10);
-  const tenth = dot(exactKeys[q]![9]!, query) - 1e-6;
-  return top.filter((item) => exactKeys[q]!.includes(item.row) || item.score >= tenth).length / 10;
-}
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+let started: number;
 
 const index = new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8,
   connectivity: 64, expansion_add: 64, expansion_search: 384, multi: false });
@@ -143,5 +115,5 @@ const andPools = questionTerms.map((terms) => {
 });
 const andRecall = andPools.map((pool, q) => recall(q, [...plain[q]!, ...(pool.length <= andCap ? pool : [])]));
 console.log(`graph + AND matches (<= ${andCap}): recall@10 ${mean(andRecall).toFixed(3)}, under 0.5: ${andRecall.filter((r) => r < 0.5).length}; ` +
-  `AND sizes p50 ${[...andPools.map((p) => p.length)].sort((a, b) => a - b)[50]} max ${Math.max(...andPools.map((p) => p.length))}`);
+  `AND sizes p50 ${andPools.map((p) => p.length).sort((a, b) => a - b)[andPools.length >> 1]} max ${Math.max(...andPools.map((p) => p.length))}`);
 andRecall.forEach((r, q) => { if (plainRecall[q]! < 0.5) console.log(`  ${JSON.stringify(questions[q])}: AND matches ${andPools[q]!.length}, recall ${plainRecall[q]} -> ${r}`); });

@@ -15,11 +15,11 @@
  */
 import { loadavg } from 'node:os';
 import usearch from 'usearch';
-import { generateConversation } from '../bench/lib/corpus.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { contentWords, stemWord, tokenizeWords } from '../src/bridge/builtin/embedding/text-tokenizer.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { DIMENSION, embedCorpus, mean, recallCheck } from './lib/corpus-vectors.js';
 import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
@@ -29,7 +29,6 @@ const graphCandidates = Number(option('candidates', '116'));
 const lexicalCounts = option('lexical', '16,32,64,116').split(',').map(Number);
 const withGraph = !process.argv.includes('--no-graph');
 const expansionSearch = Number(option('expansion-search', '384'));
-const DIMENSION = 768;
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const questions = recallQuestions(queryCount);
@@ -39,23 +38,13 @@ const wanted = new Set(questionTerms.flat());
 // Postings of the questions' terms only: row, term frequency; and every message's length in terms.
 const postings = new Map<string, { rows: number[]; tf: number[] }>([...wanted].map((t) => [t, { rows: [], tf: [] }]));
 const lengths = new Uint16Array(size);
-const matrix = new Float32Array(size * DIMENSION);
-let started = performance.now();
-for (let c = 0, row = 0; row < size; c += 1) {
-  const conversation = generateConversation(c, { seed: 42, messagesPerConversation: 10 });
-  const texts = conversation.messages.map((m) => m.content).slice(0, size - row);
-  const vectors = await embedder.embed(texts);
-  texts.forEach((text, i) => {
-    const terms = tokenizeWords(text).map(stemWord);
-    lengths[row + i] = terms.length;
-    const counts = new Map<string, number>();
-    for (const term of terms) if (wanted.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, n] of counts) { const list = postings.get(term)!; list.rows.push(row + i); list.tf.push(n); }
-    matrix.set(vectors[i]!, (row + i) * DIMENSION);
-  });
-  row += texts.length;
-}
-console.log(`embedded and tokenized ${size} in ${((performance.now() - started) / 1000).toFixed(1)} s, load ${loadavg()[0]!.toFixed(1)}`);
+const matrix = await embedCorpus(embedder, size, (row, text) => {
+  const terms = tokenizeWords(text).map(stemWord);
+  lengths[row] = terms.length;
+  const counts = new Map<string, number>();
+  for (const term of terms) if (wanted.has(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const [term, n] of counts) { const list = postings.get(term)!; list.rows.push(row); list.tf.push(n); }
+});
 const averageLength = lengths.reduce((a, b) => a + b, 0) / size;
 
 function bm25(terms: string[], n: number): number[] {
@@ -72,25 +61,7 @@ function bm25(terms: string[], n: number): number[] {
   return [...scores].sort((a, b) => b[1] - a[1]).slice(0, n).map(([row]) => row);
 }
 
-const queries = await embedder.embed(questions);
-const queryMatrix = new Float32Array(queryCount * DIMENSION);
-queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
-const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
-const exactKeys = queries.map((_, q) => Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number));
-const dot = (row: number, query: Float32Array) => {
-  let sum = 0;
-  for (let j = 0, base = row * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
-  return sum;
-};
-/** Recall@10 of the exact re-rank of `pool` against the exact ten (ties with the exact 10th count). */
-function recall(q: number, pool: Iterable<number>): number {
-  const query = queries[q]!;
-  const top = [...new Set(pool)].map((row) => ({ row, score: dot(row, query) }))
-    .sort((a, b) => b.score - a.score).slice(0, 10);
-  const tenth = dot(exactKeys[q]![9]!, query) - 1e-6;
-  return top.filter((item) => exactKeys[q]!.includes(item.row) || item.score >= tenth).length / 10;
-}
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const { queries, exactKeys, dot, recall } = await recallCheck(embedder, matrix, queryCount);
 
 for (const n of lexicalCounts) {
   const pools = questionTerms.map((terms) => bm25(terms, n));
@@ -100,7 +71,7 @@ for (const n of lexicalCounts) {
 if (withGraph) {
   const index = new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8,
     connectivity: 64, expansion_add: 64, expansion_search: expansionSearch, multi: false });
-  started = performance.now();
+  const started = performance.now();
   const step = 32 * Math.max(1, threads);
   for (let from = 0; from < size; from += step) {
     const to = Math.min(size, from + step);
