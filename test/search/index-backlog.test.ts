@@ -125,4 +125,15 @@ describe('vectors waiting for the HNSW graph (index thread)', () => {
       await reopened.close();
     }
   });
+
+  test('closing while the thread inserts stops it between slices: terminated inside usearch, the process would abort', async () => {
+    // Before close asked the thread to stop first, about one run in two of these 30 rounds ended the process with SIGABRT.
+    for (let round = 0; round < 30; round += 1) {
+      await withIndex(1_000_000, async (index) => {
+        await addAll(index);
+        await new Promise((resolve) => setTimeout(resolve, 5 + round * 3));
+        assert.ok(index.waiting() > 0, 'still inserting when closed');
+      });
+    }
+  });
 });

@@ -11,6 +11,8 @@ import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.i
  * exactly: 8,192 of 768 floats cost a search about 1 ms (usearch exactSearch, one thread, busy 2-core machine).
  */
 export const DEFAULT_BACKLOG_LIMIT = 8192;
+/** How long close waits for the thread to finish its current insert slice (one slice takes milliseconds). */
+const CLOSE_WAIT_MS = 5000;
 
 export interface ThreadedIndexOptions {
   /** Vectors waiting for the graph, at most, before `add` holds its answer back. */
@@ -109,7 +111,16 @@ export class ThreadedVectorIndex implements VectorIndex {
     await this.call({ op: 'clear' });
   }
 
+  /**
+   * Stops the thread. It is first told to stop inserting: terminated inside a native usearch call, the thread
+   * aborts the whole process (a Napi::Error thrown while its environment shuts down). A thread that does not
+   * answer within CLOSE_WAIT_MS is terminated anyway.
+   */
   async close(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); });
+    await Promise.race([this.call({ op: 'close' }).catch(() => undefined), waited]);
+    clearTimeout(timer);
     await this.worker.terminate();
   }
 

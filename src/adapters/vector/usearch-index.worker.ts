@@ -33,11 +33,13 @@ const heldAdds: number[] = [];
 /** Flushes answered once nothing waits for the graph. */
 const heldFlushes: number[] = [];
 let inserting = false;
+/** Set by 'close': the insert loop stops before its next slice, so terminating never lands inside usearch. */
+let closing = false;
 let changes: Promise<unknown> = Promise.resolve();
 const port = parentPort!;
 
 port.on('message', (message: IndexRequest & { id: number }) => {
-  const changing = message.op !== 'search' && message.op !== 'missing' && message.op !== 'parameters';
+  const changing = message.op !== 'search' && message.op !== 'missing' && message.op !== 'parameters' && message.op !== 'close';
   const run = async () => {
     try {
       const value = await handle(message);
@@ -96,6 +98,10 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'save':
       index.save();
       return null;
+    case 'close':
+      // Messages run between slices (the loop yields before each), so no insert is under way now.
+      closing = true;
+      return null;
     case 'clear':
       fresh.clear();
       index.clear();
@@ -115,6 +121,7 @@ async function insertWaiting(): Promise<void> {
   try {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
+      if (closing) break;
       const graph = index;
       const slice = fresh?.take(ADD_SLICE);
       if (!graph || !fresh || !slice) break;

@@ -10,7 +10,9 @@ export type IndexRequest =
   | { op: 'search'; query: Float32Array; k: number }
   | { op: 'missing'; keys: number[] }
   | { op: 'save' }
-  | { op: 'clear' };
+  | { op: 'clear' }
+  /** Stops inserting (between slices) so the thread can be terminated outside a native call. */
+  | { op: 'close' };
 
 /** The id of an unrequested reply: a background insert into the graph failed. */
 export const INSERT_FAILURE_ID = 0;
