@@ -42,6 +42,9 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { Storage } from './ports/storage.js';
 import type { EmbeddingProvider } from './ports/embedding-provider.js';
+import type { QueryEmbedder } from './ports/query-embedder.js';
+import { bridgeQueryEmbedder, inProcessQueryEmbedder } from './adapters/local-embedding/query-embedder.js';
+import { BUILTIN_EMBEDDING_MODEL_EXPECTED } from './bridge/bridge.wiring.js';
 import type { Logger } from './ports/logger.js';
 
 export interface ControllerOptions {
@@ -51,6 +54,8 @@ export interface ControllerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Defaults to the HTTP bridge at config.bridge.url. */
   embeddingProvider?: EmbeddingProvider;
+  /** Where the builtin embedder's model cache is (the bridge's); default <data_dir>/cache. */
+  modelCacheDir?: string;
   /** Defaults to the configured driver (storage.driver); the controller closes it. */
   storage?: Storage;
 }
@@ -114,7 +119,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   // not on the first question that names a date.
   namedPeriods('what happened on 3 May 2023 and last week', clock.now());
   const search = new SearchService({
-    provider, holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
+    queries: queryEmbedder(config, provider, options.modelCacheDir ?? `${config.server.data_dir}/cache`, log), holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
     clock,
@@ -169,6 +174,20 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     await storage.close();
   });
   return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
+}
+
+/** Questions embedded in process when the bridge runs the builtin model (search.query_embedding). */
+function queryEmbedder(config: Config, provider: EmbeddingProvider, cacheDir: string, log: Logger): QueryEmbedder {
+  if (config.search.query_embedding === 'bridge' || config.bridge.embeddings.provider !== 'builtin') return bridgeQueryEmbedder(provider);
+  return inProcessQueryEmbedder({
+    remote: provider,
+    localModel: BUILTIN_EMBEDDING_MODEL_EXPECTED,
+    loadLocal: async () => {
+      const { createBuiltinEmbedder } = await import('./bridge/builtin/embedding/builtin-embedder.js');
+      return createBuiltinEmbedder({ cacheDir, cacheOnly: true });
+    },
+    log,
+  });
 }
 
 const sessionGapMs = (config: Config) => config.sessions.idle_gap_minutes * 60_000;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 
 const BRIDGE_MAIN = fileURLToPath(new URL('../../src/bridge/bridge.main.ts', import.meta.url));
-const SHARED_MODEL_CACHE = fileURLToPath(new URL('../../.cache/models', import.meta.url));
+export const SHARED_MODEL_CACHE = fileURLToPath(new URL('../../.cache/models', import.meta.url));
 
 export interface BenchBridge {
   url: string;

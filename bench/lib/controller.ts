@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/config.loader.js';
 import { buildController, type Controller } from '../../src/controller.js';
+import { SHARED_MODEL_CACHE } from './bridge.js';
 
 export interface ListeningController {
   controller: Controller;
@@ -20,9 +21,10 @@ export async function startController(dataDir: string, bridgeUrl?: string, apiKe
   Promise<ListeningController> {
   const config = loadConfig({
     file: '/nonexistent',
-    // Only what a scenario sets on purpose reaches the controller (load --durability full, admission limits).
+    // Only what a scenario sets on purpose reaches the controller (load --durability full, admission limits, search settings).
     env: Object.fromEntries(Object.entries(process.env)
-      .filter(([name]) => name === 'MEMSVC_STORAGE_DURABILITY' || name.startsWith('MEMSVC_ADMISSION_'))) as Record<string, string>,
+      .filter(([name]) => name === 'MEMSVC_STORAGE_DURABILITY' || name.startsWith('MEMSVC_ADMISSION_')
+        || name.startsWith('MEMSVC_SEARCH_'))) as Record<string, string>,
     overrides: {
       server: { data_dir: dataDir, host: '127.0.0.1', port: 0 },
       rate_limit: { enabled: false },
@@ -31,7 +33,8 @@ export async function startController(dataDir: string, bridgeUrl?: string, apiKe
       bridge: bridgeUrl ? { start: false, url: bridgeUrl } : { start: false },
     },
   });
-  const controller = await buildController({ config, apiKey, logger: false });
+  // With the bridge's builtin model, questions are embedded in process from its cache, as under `npm start`.
+  const controller = await buildController({ config, apiKey, logger: false, modelCacheDir: SHARED_MODEL_CACHE });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = controller.app.server.address() as AddressInfo;
   return { controller, baseUrl: `http://127.0.0.1:${port}`, apiKey };

@@ -149,6 +149,11 @@ export const ConfigSchema = Type.Object({
     index_partitions: Type.Integer({ default: 32, minimum: 1, maximum: 1024 }),
     /** SQLite: partitions a search asks (those nearest the query); each searches with index_expansion_search / this. */
     index_probes: Type.Integer({ default: 6, minimum: 1, maximum: 1024 }),
+    /**
+     * auto: with the builtin embedder, questions are embedded in the controller's process (same vectors, no bridge
+     * round trip; needs the bridge's model cache in <data_dir>/cache); bridge: every question goes to the bridge.
+     */
+    query_embedding: Type.Union([Type.Literal('auto'), Type.Literal('bridge')], { default: 'auto' }),
     /** Hybrid: score bonus (x(1 + w)) for messages whose author, a leading "Name:", the query names; 0 = off (docs/search.md). */
     author_weight: Type.Number({ default: 0.5, minimum: 0, maximum: 10 }),
     /** Hybrid: share of its session's best scores each message gains; 0 = off, 0.15 measured (docs/search.md). */

@@ -43,3 +43,42 @@ test('/health names the builtin model before it is loaded', { skip }, async () =
   const { BUILTIN_EMBEDDING_MODEL } = (await import(embedderUrl.href)) as { BUILTIN_EMBEDDING_MODEL: string };
   assert.equal(BUILTIN_EMBEDDING_MODEL_EXPECTED, BUILTIN_EMBEDDING_MODEL);
 });
+
+test('the controller embeds questions in process from the bridge cache, bit for bit the vectors /embed answers', { skip, timeout: 120_000 }, async () => {
+  const { createBuiltinEmbedder } = await import('../../src/bridge/builtin/embedding/builtin-embedder.js');
+  const { inProcessQueryEmbedder } = await import('../../src/adapters/local-embedding/query-embedder.js');
+  const cacheDir = join(tmpdir(), 'memsvc-bridge-test-embedder-cache');
+  const app = await buildBridgeApp({ ...bridgeConfig(), cacheDir }, { logLevel: 'silent' });
+  try {
+    const questions = ['When did Caroline go to the LGBTQ support group?', 'what about the deadlock in the migration?', 'Lisbon'];
+    const res = await app.inject({ method: 'POST', url: '/embed', payload: { texts: questions, encoding_format: 'base64' } });
+    assert.equal(res.statusCode, 200, res.body);
+    const fromBridge = (res.json().embeddings_base64 as string[]).map((encoded) => Buffer.from(encoded, 'base64'));
+    let remoteCalls = 0;
+    const embedder = inProcessQueryEmbedder({
+      remote: { embed: async () => { remoteCalls += 1; throw new Error('the bridge is not asked once loaded'); }, health: async () => ({}) },
+      localModel: BUILTIN_EMBEDDING_MODEL_EXPECTED,
+      loadLocal: () => createBuiltinEmbedder({ cacheDir, cacheOnly: true }),
+      log: { info() {}, warn() {}, error() {}, debug() {} },
+    });
+    // The first question starts the load and goes to the bridge (here: fails); later ones are answered in process.
+    await assert.rejects(embedder.embedQuery(questions[0]!, BUILTIN_EMBEDDING_MODEL_EXPECTED));
+    let batch;
+    for (let tries = 0; !batch && tries < 200; tries += 1) {
+      batch = await embedder.embedQuery(questions[0]!, BUILTIN_EMBEDDING_MODEL_EXPECTED).catch(() => undefined);
+      if (!batch) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(batch, 'loaded in process');
+    const before = remoteCalls;
+    for (const [i, question] of questions.entries()) {
+      const local = await embedder.embedQuery(question, BUILTIN_EMBEDDING_MODEL_EXPECTED);
+      assert.equal(local.model, BUILTIN_EMBEDDING_MODEL_EXPECTED);
+      assert.deepEqual(Buffer.from(local.vectors[0]!.buffer, local.vectors[0]!.byteOffset, 768 * 4), fromBridge[i]);
+    }
+    assert.equal(remoteCalls, before);
+  } finally {
+    await app.close();
+  }
+  // Without a cache the controller never converts the 300 MB source itself: it leaves questions to the bridge.
+  await assert.rejects(createBuiltinEmbedder({ cacheDir: join(tmpdir(), `memsvc-no-cache-${process.pid}`), cacheOnly: true }), /No usable word-vector cache/);
+});

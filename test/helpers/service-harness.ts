@@ -66,6 +66,8 @@ export interface RunningService extends ServiceClient {
   bridgeUrl?: string;
   /** Closes the service (and an in-process bridge); a data dir the harness made is removed unless keepData. */
   stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Stops the in-process builtin bridge alone (the controller keeps running). */
+  stopBridge(): Promise<void>;
 }
 
 /** The controller built from config overrides, listening on an ephemeral loopback port. */
@@ -106,6 +108,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const controller = await buildController({
     config, apiKey, logger: options.logger ?? false,
     ...(bridgeUrl ? {} : { embeddingProvider: new FakeEmbeddingProvider() }),
+    // The in-process question embedder reads the bridge's model cache.
+    ...(options.bridge === 'builtin' ? { modelCacheDir: SHARED_MODEL_CACHE } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
@@ -116,6 +120,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     dataDir,
     controller,
     ...(bridgeUrl ? { bridgeUrl } : {}),
+    async stopBridge() {
+      await bridgeApp?.close();
+    },
     async stop({ keepData = false } = {}) {
       await controller.close();
       await bridgeApp?.close();

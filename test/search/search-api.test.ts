@@ -193,4 +193,24 @@ describe('search API (builtin offline engine)', () => {
       }
     }
   });
+
+  // Last: it stops the bridge.
+  test('with the builtin model, questions are embedded in process: the same results, and semantic search outlives the bridge', async () => {
+    const question = { query: 'vacation in Portugal', mode: 'semantic', limit: 4 };
+    const viaBridge = await api('POST', '/api/v1/query', question);
+    assert.equal(viaBridge.status, 200);
+    await stack.stopBridge();
+    // The first question set the in-process embedder loading; until it has, questions need the bridge (503).
+    let alone = await api('POST', '/api/v1/query', question);
+    for (let tries = 0; alone.status !== 200 && tries < 100; tries += 1) {
+      assert.equal(alone.status, 503, JSON.stringify(alone.body));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      alone = await api('POST', '/api/v1/query', question);
+    }
+    assert.equal(alone.status, 200, JSON.stringify(alone.body));
+    const hits = (body: any) => body.results.map((hit: any) => [hit.message_id ?? hit.id, hit.score]);
+    // Identical scores: the controller's vector of the question is the bridge's to the bit.
+    assert.deepEqual(hits(alone.body), hits(viaBridge.body));
+    assert.ok(alone.body.results.length > 0);
+  });
 });

@@ -6,7 +6,7 @@ import { labelFilter } from '../../domain/label.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import { UpstreamError } from '../../domain/upstream-error.js';
-import type { EmbeddingProvider } from '../../ports/embedding-provider.js';
+import type { QueryEmbedder } from '../../ports/query-embedder.js';
 import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
@@ -18,7 +18,8 @@ import type { SearchFilters, SearchMode } from './search.schemas.js';
 import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
 
 export interface SearchServiceDeps {
-  provider: EmbeddingProvider;
+  /** The question's vector: in process for the builtin model, else from the bridge. */
+  queries: QueryEmbedder;
   holder: VectorIndexHolder;
   vectors: VectorSearch;
   reader: MessageSearchReader;
@@ -72,7 +73,7 @@ export class SearchService {
     } else if (mode === 'semantic') {
       ranking = await this.semanticRanking(request.query, filter, depth);
     } else {
-      // The query's embedding comes from the bridge: ask first, and rank full text while it answers.
+      // The question's embedding may come from the bridge: ask first, and rank full text while it answers.
       const pendingDense = this.semanticRanking(request.query, filter, depth).catch((error: unknown) => {
         this.deps.log.warn({ err: error }, 'vector search unavailable; answering from full-text only');
         return null;
@@ -147,7 +148,7 @@ export class SearchService {
     if (!model || this.deps.holder.loading()) return [];
     let batch;
     try {
-      batch = await this.deps.provider.embed([query]);
+      batch = await this.deps.queries.embedQuery(query, model.model);
     } catch (error) {
       if (error instanceof UpstreamError) {
         throw new UnavailableError(ErrorCode.UPSTREAM_UNAVAILABLE, `Semantic search is unavailable: ${error.message}`,

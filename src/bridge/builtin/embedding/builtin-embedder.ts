@@ -14,8 +14,8 @@ const BATCH_SLICE = 256;
  * into a ~38 MB binary cache in `cacheDir` (about 10 s); later calls load that in ~0.2 s.
  * `sourcePath` overrides the JSON location (tests use a tiny synthetic file).
  */
-export async function createBuiltinEmbedder(options: { cacheDir: string; sourcePath?: string }): Promise<TextEmbedder> {
-  const wordVectors = await loadWordVectors({ cacheDir: options.cacheDir, sourcePath: options.sourcePath });
+export async function createBuiltinEmbedder(options: { cacheDir: string; sourcePath?: string; cacheOnly?: boolean }): Promise<TextEmbedder> {
+  const wordVectors = await loadWordVectors({ cacheDir: options.cacheDir, sourcePath: options.sourcePath, cacheOnly: options.cacheOnly });
   const composer = createVectorComposer(wordVectors, DEFAULT_RECIPE);
   return {
     model: BUILTIN_EMBEDDING_MODEL,

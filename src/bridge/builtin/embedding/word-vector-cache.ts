@@ -137,7 +137,11 @@ export function winkVectorsSourcePath(): string {
  * when missing or unreadable. Written to a temp file and renamed so a crash or a
  * concurrent start never leaves a half-written cache behind.
  */
-export async function loadWordVectors(options: { cacheDir: string; sourcePath?: string; maxWords?: number }): Promise<WordVectors> {
+export async function loadWordVectors(options: {
+  cacheDir: string; sourcePath?: string; maxWords?: number;
+  /** Only read an existing cache; without one, fail rather than spend ~10 s converting the JSON. */
+  cacheOnly?: boolean;
+}): Promise<WordVectors> {
   const cachePath = join(options.cacheDir, WORD_VECTOR_CACHE_FILE);
   const cached = await readFile(cachePath).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
@@ -150,6 +154,7 @@ export async function loadWordVectors(options: { cacheDir: string; sourcePath?: 
       // Corrupt or from another format version: rebuild it below.
     }
   }
+  if (options.cacheOnly) throw new Error(`No usable word-vector cache at ${cachePath}`);
   const { dimension, rows } = await readWinkVectors(options.sourcePath ?? winkVectorsSourcePath(), { maxWords: options.maxWords });
   const bytes = encodeWordVectors(dimension, rows);
   await mkdir(dirname(cachePath), { recursive: true });
