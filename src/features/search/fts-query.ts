@@ -20,7 +20,7 @@ export const FTS_CONTEXT_WEIGHT = 0.5;
  * cutoff does in other engines. BM25 gives it little weight anyway (idf 1.3 at 27% against 6.9 at 0.1%), yet
  * counting its matches and scoring a window of them was most of a hybrid search's time at 1,000,000 messages
  * (in-process p50 27.0 ms, 14.0 ms with this line; scripts/perf-probe.ts). Stores smaller than one query's scoring
- * window (20,000 matches) rank every word as before.
+ * window (10,000 matches) rank every word as before.
  */
 export const QUESTION_COMMON_SHARE = 0.1;
 

@@ -1,0 +1,81 @@
+/**
+ * What an unfiltered search of the partitioned index costs and finds, on a scale-bench store's own saved graphs
+ * (issue 16): for each --probes and each --each (candidates asked of every probed partition; usearch explores
+ * max(expansion_search / probes, each)), the index part's time (centroids, graph searches, merge) and recall@10 after
+ * the exact f32 re-rank of the best --depth (116, what the service re-ranks), against the exact top 10 of every
+ * stored vector. Single-threaded, as the index thread searches.
+ *
+ *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --probes 4,6,8 --each 32,64,116 [--queries 100]
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import usearch from 'usearch';
+import { recallQuestions } from '../bench/lib/search-queries.js';
+import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
+import { nearestCentroids, type VectorRows } from '../src/adapters/vector/centroids.js';
+import { PartitionedVectorIndex } from '../src/adapters/vector/partitioned-vector-index.js';
+import { DEFAULT_HNSW_PARAMETERS, type UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
+import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
+import { option } from './lib/probe-options.js';
+
+const dataDir = option('data-dir', '');
+const questions = recallQuestions(Number(option('queries', '100')));
+const depth = Number(option('depth', '116'));
+const expansion = Number(option('expansion', String(DEFAULT_HNSW_PARAMETERS.expansionSearch)));
+const DIMENSION = 768;
+
+const db = new BetterSqlite3(`${dataDir}/memsvc.db`, { readonly: true });
+const count = (db.prepare('SELECT count(*) AS n FROM message_vectors').get() as { n: number }).n;
+const matrix = new Float32Array(count * DIMENSION);
+const rowOf = new Map<number, number>();
+let row = 0;
+for (const item of db.prepare('SELECT message_seq AS key, vector FROM message_vectors').iterate() as IterableIterator<{ key: number; vector: Buffer }>) {
+  new Uint8Array(matrix.buffer, row * DIMENSION * 4, DIMENSION * 4).set(item.vector);
+  rowOf.set(item.key, row);
+  row += 1;
+}
+db.close();
+console.log(`${count} stored vectors loaded`);
+
+const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
+const queries = await embedder.embed(questions);
+const queryMatrix = new Float32Array(queries.length * DIMENSION);
+queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
+const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array };
+const dot = (r: number, query: Float32Array) => {
+  let sum = 0;
+  for (let j = 0, base = r * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
+  return sum;
+};
+
+const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+for (const probes of option('probes', '4,6,8').split(',').map(Number)) {
+  const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
+    { ...DEFAULT_HNSW_PARAMETERS, expansionSearch: expansion, probes });
+  // The probe varies what the index decides itself (how many each partition gives): it reads its graphs directly.
+  const internals = index as unknown as { partitions: UsearchVectorIndex[]; centroids: VectorRows };
+  for (const each of option('each', '32,64,116').split(',').map(Number)) {
+    const times: number[] = [];
+    let recall = 0;
+    for (let round = 0; round < 2; round += 1) {
+      queries.forEach((query, q) => {
+        const started = performance.now();
+        const found = [];
+        for (const owner of nearestCentroids(internals.centroids, query, probes)) found.push(...internals.partitions[Number(owner)]!.search(query, each));
+        const pool = found.sort((a, b) => b.score - a.score).slice(0, depth);
+        if (round === 0) {
+          const top = pool.map((item) => ({ row: rowOf.get(item.key)!, score: dot(rowOf.get(item.key)!, query) }))
+            .sort((a, b) => b.score - a.score).slice(0, 10);
+          const exactRows = Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number);
+          const tenth = dot(exactRows[9]!, query) - 1e-6;
+          recall += top.filter((item) => exactRows.includes(item.row) || item.score >= tenth).length / 10;
+        } else {
+          times.push(performance.now() - started);
+        }
+      });
+    }
+    console.log(`probes ${probes} each ${String(each).padStart(3)} (explores ${Math.max(Math.ceil(expansion / probes), each)}): ` +
+      `recall@10 ${(recall / queries.length).toFixed(3)}, index p50 ${p(times, 0.5).toFixed(2)} p95 ${p(times, 0.95).toFixed(2)} ms`);
+  }
+
+}
+
