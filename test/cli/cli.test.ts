@@ -121,6 +121,18 @@ describe('memsvc command line against a running service', () => {
     assert.match(refused.stderr, /line 2 is not valid JSON/);
   });
 
+  test('import sends the next batch only once the one before is stored: a refused batch stops it, nothing after it goes in', async () => {
+    const file = join(work, 'refused-middle.jsonl');
+    const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify(record(i, '/middle')));
+    // Record 25 (the third batch of ten) names a role the service refuses: the whole batch is refused.
+    lines[25] = JSON.stringify({ label: 'bad role', folder: '/middle', messages: [{ role: 'robot', content: 'beep' }] });
+    writeFileSync(file, lines.join('\n') + '\n');
+    const result = await runCli(['import', file, '--batch-size', '10'], env, work);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /records from line 21 on were refused \(20 conversations imported before\)/);
+    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/middle')).body.count, 20);
+  });
+
   test('search, context and stats print what the API answers', async () => {
     await server.api('POST', '/api/v1/conversations', {
       label: 'ledger', folder: '/ops', messages: [{ role: 'user', content: 'The reconciliation of the ledger found three duplicate invoices' }],

@@ -84,32 +84,41 @@ export async function importFiles(client: MemsvcClient, files: string[], options
     let batchBytes = 0;
     let firstWhere = '';
     let records = 0;
-    const send = async () => {
-      if (batch.length === 0) return;
+    const send = async (sent: unknown[], from: string) => {
       try {
-        const result = await client.import(batch, options.onConflict);
+        const result = await client.import(sent, options.onConflict);
         totals.imported += result.imported;
         totals.replaced += result.replaced;
         totals.skipped += result.skipped;
         totals.messages += result.messages;
         totals.renamed += result.renamed.length;
       } catch (error) {
-        const where = `records from ${firstWhere} on`;
-        throw new CliError(`${file}: ${where} were refused (${totals.imported} conversations imported before): ${(error as Error).message}`);
+        throw new CliError(`${file}: records from ${from} on were refused (${totals.imported} conversations imported before): ${(error as Error).message}`);
       }
-      records += batch.length;
+      records += sent.length;
       progress.update(records, undefined, `${totals.imported} imported, ${totals.skipped} skipped`);
+    };
+    // One batch in flight while the next is read: a batch is sent only once the one before it was stored,
+    // so a refused batch still stops the import with everything before it in and nothing after it.
+    let inFlight: Promise<void> | null = null;
+    const dispatch = async () => {
+      if (batch.length === 0) return;
+      if (inFlight) await inFlight;
+      inFlight = send(batch, firstWhere);
+      // Reported when awaited (the next dispatch or the end), not as an unhandled rejection meanwhile.
+      inFlight.catch(() => undefined);
       batch = [];
       batchBytes = 0;
     };
     for await (const { record, where } of readRecords(file, formatOf(file, options.format))) {
       const bytes = JSON.stringify(record).length;
-      if (batch.length > 0 && (batch.length >= options.batchSize || batchBytes + bytes > MAX_BATCH_BYTES)) await send();
+      if (batch.length > 0 && (batch.length >= options.batchSize || batchBytes + bytes > MAX_BATCH_BYTES)) await dispatch();
       if (batch.length === 0) firstWhere = where;
       batch.push(record);
       batchBytes += bytes;
     }
-    await send();
+    await dispatch();
+    if (inFlight) await inFlight;
     progress.finish(`${records} records read (${size} bytes)`);
   }
   return totals;
