@@ -152,6 +152,28 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(PartitionedVectorIndex.open(dir, 'other-model', DIMENSION, PARAMETERS).index.size(), 0);
   });
 
+  test('a save in steps writes one changed partition a step; what is added between steps is kept by the next save', () => {
+    const dir = freshDir();
+    const index = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
+    addAll(index, range(1, 2501));
+    assert.equal(index.layout(), 'partitioned');
+    let steps = 0;
+    for (const _ of index.saveInSteps()) {
+      steps += 1;
+      // Between the steps the index thread answers searches and keeps inserting.
+      if (steps === 1) addAll(index, range(2501, 2601));
+      assert.equal(index.search(vectorOf(2), 1)[0]?.key, 2);
+    }
+    assert.ok(steps >= 2 && steps <= PARTITIONS, `${steps} steps`);
+    assert.equal(PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index.layout(), 'partitioned');
+    // The first step's partition took some of the later vectors after it was written: it is written again.
+    assert.ok([...index.saveInSteps()].length >= 1);
+    const reopened = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
+    assert.equal(reopened.size(), 2600);
+    for (const key of [1, 2500, 2550, 2600]) assert.equal(reopened.search(vectorOf(key), 3)[0]?.key, key);
+    assert.equal([...index.saveInSteps()].length, 0, 'nothing changed since: nothing to write');
+  });
+
   test('a seed saved at another moment than its graph (a crash between the two writes) seeds again from nothing', () => {
     const dir = freshDir();
     const first = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;

@@ -179,14 +179,28 @@ export class PartitionedVectorIndex {
    * graph and its seed: the next start splits again.
    */
   save(): void {
+    for (const _ of this.saveInSteps()) { /* all at once */ }
+  }
+
+  /**
+   * save(), one changed partition graph a step, so the caller can answer searches between them: at a million
+   * vectors, writing all 32 changed graphs at once held every search for seconds (ingest-to-searchable p99 3 s).
+   * Inserts and removals between steps only leave a graph changed for the next save; after a clear between
+   * them, the rest is not written (its directory is gone).
+   */
+  *saveInSteps(): Generator<void, void, void> {
     if (this.single) {
       this.single.save();
       if (this.seed && this.seedDirty) this.seed.save(join(this.dir, SEED_FILE));
       this.seedDirty = false;
       return;
     }
-    for (const graph of this.partitions) graph.save();
-    if (!this.layoutUnsaved) return;
+    const partitions = this.partitions;
+    for (const graph of partitions) {
+      if (this.partitions !== partitions) return;
+      if (graph.save()) yield;
+    }
+    if (this.partitions !== partitions || !this.layoutUnsaved) return;
     const dir = join(this.dir, PARTITIONS_DIR);
     writeAtomically(join(dir, CENTROIDS_FILE), Buffer.from(this.centroids!.matrix.buffer, this.centroids!.matrix.byteOffset, this.centroids!.matrix.byteLength));
     const meta: PartitionsMeta = { model: this.model, dimension: this.dimension, partitions: this.partitions.length };

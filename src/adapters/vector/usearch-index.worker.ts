@@ -47,7 +47,9 @@ let changes: Promise<unknown> = Promise.resolve();
 const port = parentPort!;
 
 port.on('message', (message: IndexRequest & { id: number }) => {
-  const changing = message.op !== 'search' && message.op !== 'missing' && message.op !== 'parameters' && message.op !== 'close';
+  // A save runs beside the changes too: adds arriving while it writes the graphs are searchable at once.
+  const changing = message.op !== 'search' && message.op !== 'missing' && message.op !== 'parameters' && message.op !== 'close'
+    && message.op !== 'save';
   const run = async () => {
     try {
       const value = await handle(message);
@@ -104,7 +106,13 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'parameters':
       return index.graphParameters();
     case 'save':
-      index.save();
+      // A partition at a time, with searches (and inserts) answered between them.
+      for (const _ of index.saveInSteps()) {
+        const saving: PartitionedVectorIndex = index;
+        await new Promise((resolve) => setImmediate(resolve));
+        // Reopened meanwhile (another model): the old index's remaining graphs are not written over the new one's.
+        if (index !== saving) break;
+      }
       return null;
     case 'close':
       // Messages run between slices (the loop yields before each), so no insert is under way now.

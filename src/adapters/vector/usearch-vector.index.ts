@@ -163,8 +163,9 @@ export class UsearchVectorIndex {
     return results;
   }
 
-  save(): void {
-    if (!this.dirty) return;
+  /** Writes the graph if it changed since it was last written; true when it did. */
+  save(): boolean {
+    if (!this.dirty) return false;
     const temp = join(this.dir, `${INDEX_FILE}.tmp`);
     this.index.save(temp);
     renameSync(temp, join(this.dir, INDEX_FILE));
@@ -175,6 +176,7 @@ export class UsearchVectorIndex {
     writeFileSync(join(this.dir, `${META_FILE}.tmp`), JSON.stringify(meta));
     renameSync(join(this.dir, `${META_FILE}.tmp`), join(this.dir, META_FILE));
     this.dirty = false;
+    return true;
   }
 
   clear(): void {
