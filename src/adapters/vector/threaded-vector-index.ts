@@ -11,7 +11,7 @@ import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.i
  * exactly: 8,192 of 768 floats cost a search about 1 ms (usearch exactSearch, one thread, busy 2-core machine).
  */
 export const DEFAULT_BACKLOG_LIMIT = 8192;
-/** How long close waits for the thread to finish its current insert slice (one slice takes milliseconds). */
+/** How long close waits for the thread to finish its current insert slice (a slice of 512 takes up to ~100 ms at 1M). */
 const CLOSE_WAIT_MS = 5000;
 
 export interface ThreadedIndexOptions {

@@ -111,7 +111,8 @@ async function handle(message: IndexRequest): Promise<unknown> {
         const saving: PartitionedVectorIndex = index;
         await new Promise((resolve) => setImmediate(resolve));
         // Reopened meanwhile (another model): the old index's remaining graphs are not written over the new one's.
-        if (index !== saving) break;
+        // Closing: the thread is about to be terminated, which must not land inside a write.
+        if (index !== saving || closing) break;
       }
       return null;
     case 'close':
