@@ -431,8 +431,9 @@ async function semanticRows(context: ScenarioContext, client: HttpClient, corpus
     let recallTies = 0;
     let exactMs = 0;
     for (const query of queries) {
-      const response = JSON.parse((await client.request('POST', '/api/v1/query', body(query.text))).body) as
-        { results: Array<{ message_id: string }> };
+      const answer = await client.request('POST', '/api/v1/query', body(query.text));
+      if (answer.status !== 200) throw new Error(`recall question ${JSON.stringify(query.text)} (${share}): ${answer.status} ${answer.body.slice(0, 500)}`);
+      const response = JSON.parse(answer.body) as { results: Array<{ message_id: string }> };
       const t0 = performance.now();
       const exact = exactTop(corpus, query.vector, folder);
       exactMs += performance.now() - t0;
