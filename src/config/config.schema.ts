@@ -136,7 +136,7 @@ export const ConfigSchema = Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
     /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
-    exact_max_candidates: Type.Integer({ default: 16_000, minimum: 0, maximum: 1_000_000 }),
+    exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
     /** SQLite: the HNSW graph's M. A saved graph keeps the M it was built with; a new or rebuilt one takes this (docs/performance.md). */
     index_connectivity: Type.Integer({ default: 64, minimum: 2, maximum: 256 }),
     /** SQLite: candidates explored per insert (most of the indexing cost). */

@@ -5,7 +5,7 @@ import { MAX_VECTOR_INDEX_DIMENSION } from './postgres-embedding.queue.js';
 import { inTransaction, numbered, toVectorText, type Pool } from './postgres-pool.js';
 
 /** Below this many filtered candidates an exact scan is cheap and exact; above, the HNSW index scans iteratively. */
-export const EXACT_SEARCH_MAX_CANDIDATES = 16_000;
+export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 
 /** The ef_search and scan mode of an index search, set for its transaction only: one round trip. */
 const indexSettings = (k: number) =>

@@ -9,11 +9,13 @@ import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /**
- * Below this many filtered candidates, an exact scan of their stored vectors is exact and no slower than the graph:
- * at 1,070,000 vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000) against 68.7 ms
- * through the graph (recall 0.967), `npx tsx scripts/exact-threshold-probe.ts --thresholds 4000,16000`.
+ * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. It runs on the
+ * request thread: at 1,070,000 vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000)
+ * against 68.7 ms through the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds
+ * 4000,16000`), but 16,000 held the event loop ~100 ms a question and had the scale bench's back-to-back
+ * filtered questions shed as overload (503) at 100,000 messages. The graph path waits on the index thread.
  */
-export const EXACT_SEARCH_MAX_CANDIDATES = 16_000;
+export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 /** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
 const MAX_INDEX_CANDIDATES = 4000;
 /**
