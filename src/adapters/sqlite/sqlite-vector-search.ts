@@ -27,8 +27,8 @@ const OVERSAMPLE = 2;
 const CONVERSATION_SET_MAX_SHARE = 0.1;
 /** How much wider the one retry of a filter that correlates with the query looks (at least MAX_INDEX_CANDIDATES). */
 const CORRELATED_WIDENING = 8;
-/** Matches are counted up to this many (or just past exactMaxCandidates): enough to size the candidate pool, cheap to count. */
-const COUNT_CAP = 100_000;
+/** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
+const COUNT_CAP_FACTOR = 25;
 
 export interface SqliteVectorSearchOptions {
   /** Filtered searches matching at most this many vectors are answered by an exact scan. */
@@ -63,7 +63,7 @@ export class SqliteVectorSearch implements VectorSearch {
       const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
       return exactTopKPacked(vector, this.vectorsOf(keys, vector.length), depth);
     }
-    const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, COUNT_CAP));
+    const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
     if (matching <= this.exactMaxCandidates) {
       return exactTopKPacked(vector, this.vectorsMatching(filter, this.exactMaxCandidates, vector.length), depth);
