@@ -44,7 +44,7 @@ import type { Storage } from './ports/storage.js';
 import type { EmbeddingProvider } from './ports/embedding-provider.js';
 import type { QueryEmbedder } from './ports/query-embedder.js';
 import { bridgeQueryEmbedder, inProcessQueryEmbedder } from './adapters/local-embedding/query-embedder.js';
-import { BUILTIN_EMBEDDING_MODEL_EXPECTED } from './bridge/bridge.wiring.js';
+import { BUILTIN_EMBEDDING_MODEL, modelCacheDir } from './bridge/builtin/embedding/builtin-model.js';
 import type { Logger } from './ports/logger.js';
 
 export interface ControllerOptions {
@@ -119,7 +119,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   // not on the first question that names a date.
   namedPeriods('what happened on 3 May 2023 and last week', clock.now());
   const search = new SearchService({
-    queries: queryEmbedder(config, provider, options.modelCacheDir ?? `${config.server.data_dir}/cache`, log), holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
+    queries: queryEmbedder(config, provider, options.modelCacheDir ?? modelCacheDir(config.server.data_dir), log),
+    holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
     clock,
@@ -181,7 +182,7 @@ function queryEmbedder(config: Config, provider: EmbeddingProvider, cacheDir: st
   if (config.search.query_embedding === 'bridge' || config.bridge.embeddings.provider !== 'builtin') return bridgeQueryEmbedder(provider);
   return inProcessQueryEmbedder({
     remote: provider,
-    localModel: BUILTIN_EMBEDDING_MODEL_EXPECTED,
+    localModel: BUILTIN_EMBEDDING_MODEL,
     loadLocal: async () => {
       const { createBuiltinEmbedder } = await import('./bridge/builtin/embedding/builtin-embedder.js');
       return createBuiltinEmbedder({ cacheDir, cacheOnly: true });

@@ -2,6 +2,7 @@ import { resolveApiKey } from '../config/api-key.js';
 import { loadConfig } from '../config/config.loader.js';
 import { pino } from 'pino';
 import { buildBridgeApp } from './bridge.app.js';
+import { modelCacheDir } from './builtin/embedding/builtin-model.js';
 import { loggerOptions } from '../logging.js';
 import { warnPlaintextListeners } from '../http/exposed-listeners.js';
 
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir).key;
   const { stream, ...logging } = loggerOptions({ level: config.server.log_level, component: 'bridge', output: process.stdout });
   const app = await buildBridgeApp(
-    { ...config.bridge, cacheDir: `${config.server.data_dir}/cache` },
+    { ...config.bridge, cacheDir: modelCacheDir(config.server.data_dir) },
     { logger: pino(logging, stream), apiKey },
   );
   const close = async (signal: string): Promise<void> => {

@@ -5,6 +5,7 @@ import { createBuiltinExtractor } from './builtin/builtin-extractor.js';
 import { createBuiltinScorer } from './builtin/builtin-scorer.js';
 import { createBuiltinSummarizer } from './builtin/builtin-summarizer.js';
 import { createLazyEmbedder } from './lazy-embedder.js';
+import { BUILTIN_EMBEDDING_DIMENSION, BUILTIN_EMBEDDING_MODEL } from './builtin/embedding/builtin-model.js';
 import { createLlmSummarizer } from './llm-summarizer.js';
 import { createOllamaChat, OLLAMA_DEFAULT_CHAT_MODEL } from './ollama/ollama-chat.js';
 import { createOllamaEmbedder } from './ollama/ollama-embedder.js';
@@ -15,8 +16,7 @@ import { createUpstreamClient, type UpstreamClient } from './upstream-client.js'
 export type BridgeConfig = Config['bridge'] & { cacheDir: string };
 
 /** The builtin embedder's id and size, reported by /health until it is loaded. */
-export const BUILTIN_EMBEDDING_MODEL_EXPECTED = 'builtin-hybrid-v1';
-export const BUILTIN_EMBEDDING_DIMENSION = 768;
+export { BUILTIN_EMBEDDING_MODEL as BUILTIN_EMBEDDING_MODEL_EXPECTED, BUILTIN_EMBEDDING_DIMENSION } from './builtin/embedding/builtin-model.js';
 
 export interface WiringOptions {
   fetch?: typeof fetch;
@@ -69,7 +69,7 @@ export function createBridgeProviders(config: BridgeConfig, options: WiringOptio
     const load = options.loadBuiltinEmbedder ?? loadBuiltinEmbedder;
     embeddings = createLazyEmbedder({
       load: () => load(config.cacheDir),
-      expectedModel: BUILTIN_EMBEDDING_MODEL_EXPECTED,
+      expectedModel: BUILTIN_EMBEDDING_MODEL,
       expectedDimension: BUILTIN_EMBEDDING_DIMENSION,
     });
   }

@@ -12,6 +12,7 @@ import { formatBytes } from '../progress.js';
 import { openStoreReadOnly } from '../sqlite-store-file.js';
 import { proxyTls, proxyUsesTls, serverTls } from '../../config/tls-files.js';
 import { isLoopback } from '../../http/exposed-listeners.js';
+import { modelCacheDir } from '../../bridge/builtin/embedding/builtin-model.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
 export interface Finding { check: string; verdict: Verdict; detail: string; fix?: string }
@@ -65,7 +66,7 @@ function checkDataDir(config: Config): Finding[] {
 async function checkModel(config: Config): Promise<Finding> {
   const { provider, model } = config.bridge.embeddings;
   if (provider === 'builtin') {
-    const cached = existsSync(join(config.server.data_dir, 'cache'));
+    const cached = existsSync(modelCacheDir(config.server.data_dir));
     return ok('bridge and model', `builtin offline embedder${cached ? '' : ' (its word vectors are prepared at the first start, ~20 s)'}`);
   }
   if (provider === 'ollama') {

@@ -1,9 +1,9 @@
 import type { TextEmbedder } from '../../../ports/text-embedder.js';
 import { createVectorComposer, DEFAULT_RECIPE } from './vector-composer.js';
 import { loadWordVectors } from './word-vector-cache.js';
+import { BUILTIN_EMBEDDING_MODEL } from './builtin-model.js';
 
-/** Bump whenever DEFAULT_RECIPE, the tokenizer or the hashing changes: stored vectors become incomparable. */
-export const BUILTIN_EMBEDDING_MODEL = 'builtin-hybrid-v1';
+export { BUILTIN_EMBEDDING_MODEL } from './builtin-model.js';
 
 /** Texts embedded between yields to the event loop, so a large batch does not stall other requests. */
 const BATCH_SLICE = 256;
