@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import usearch from 'usearch';
-import { exactTopK } from '../src/domain/exact-search.js';
+import { exactTopK, packVectors } from '../src/domain/exact-search.js';
 import { blobToVector } from '../src/adapters/sqlite/sqlite-embedding.queue.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
@@ -62,7 +62,8 @@ const queries = questions
 console.log(`${stored.length} vectors of ${dimension} floats from ${dbFile}, ${queries.length} ` +
   `${questions ? 'bench and topic-word questions' : 'held-out stored vectors'} as queries, load ${load()}`);
 
-const exactTop = queries.map((query) => exactTopK(query, stored, 10));
+const storedPacked = packVectors(stored, dimension);
+const exactTop = queries.map((query) => exactTopK(query, storedPacked, 10));
 const exact = exactTop.map((top) => new Set(top.map((item) => item.key)));
 // A result scoring at least the exact 10th best is as good as it (the corpus repeats texts, so ties are common).
 const tenth = exactTop.map((top) => top[top.length - 1]!.score - 1e-6);
@@ -107,7 +108,7 @@ for (const config of configs) {
         if (round > 0) return;
         const keys = Array.from(found.keys, Number);
         rawHits += keys.slice(0, 10).filter((key) => exact[q]!.has(key)).length;
-        const reranked = exactTopK(query, keys.map((key) => ({ key, vector: byKey.get(key)! })), 10);
+        const reranked = exactTopK(query, packVectors(keys.map((key) => ({ key, vector: byKey.get(key)! })), dimension), 10);
         hits += reranked.filter((item) => exact[q]!.has(item.key)).length;
         tieHits += reranked.filter((item) => item.score >= tenth[q]!).length;
       });

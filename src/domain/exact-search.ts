@@ -1,20 +1,5 @@
 import type { ScoredKey } from './search.js';
 
-/** Exact cosine top-k over a candidate set; vectors are L2-normalized, so cosine is the dot product. */
-export function exactTopK(
-  query: Float32Array,
-  candidates: ReadonlyArray<{ key: number; vector: Float32Array }>,
-  k: number,
-): ScoredKey[] {
-  const scored = candidates.map(({ key, vector }) => {
-    let dot = 0;
-    for (let i = 0; i < vector.length; i += 1) dot += vector[i]! * query[i]!;
-    return { key, score: dot };
-  });
-  scored.sort((a, b) => b.score - a.score || a.key - b.key);
-  return scored.slice(0, k);
-}
-
 /** Vectors packed one row of `dimension` floats per key: no object or array per vector. */
 export interface PackedVectors {
   keys: readonly number[];
@@ -23,11 +8,11 @@ export interface PackedVectors {
 }
 
 /**
- * exactTopK over packed vectors, with the same arithmetic and order (score, then key). Scoring 10,200 stored
- * vectors of 768 floats took 70-85 ms as one Float32Array each (a copy a row, then objects to sort) and
- * takes a few ms packed.
+ * Exact cosine top-k over a candidate set, best first, ties by key; vectors are L2-normalized, so cosine is the
+ * dot product. Packed: scoring 10,200 stored vectors of 768 floats took 70-85 ms as one Float32Array each (a
+ * copy a row, then objects to sort) and takes a few ms as one matrix.
  */
-export function exactTopKPacked(query: Float32Array, packed: PackedVectors, k: number): ScoredKey[] {
+export function exactTopK(query: Float32Array, packed: PackedVectors, k: number): ScoredKey[] {
   const { keys, matrix, dimension } = packed;
   const scores = new Float64Array(keys.length);
   for (let row = 0, base = 0; row < keys.length; row += 1, base += dimension) {
@@ -38,6 +23,13 @@ export function exactTopKPacked(query: Float32Array, packed: PackedVectors, k: n
   const order = Array.from({ length: keys.length }, (_, row) => row)
     .sort((a, b) => scores[b]! - scores[a]! || keys[a]! - keys[b]!);
   return order.slice(0, k).map((row) => ({ key: keys[row]!, score: scores[row]! }));
+}
+
+/** One row per vector, in order: the form exactTopK reads. */
+export function packVectors(vectors: ReadonlyArray<{ key: number; vector: Float32Array }>, dimension: number): PackedVectors {
+  const matrix = new Float32Array(vectors.length * dimension);
+  vectors.forEach(({ vector }, row) => matrix.set(vector, row * dimension));
+  return { keys: vectors.map(({ key }) => key), matrix, dimension };
 }
 
 /** Cosine similarity of two vectors of any length (0 when their lengths differ or either is zero). */

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { exactTopKPacked, type PackedVectors } from '../../domain/exact-search.js';
+import { exactTopK, type PackedVectors } from '../../domain/exact-search.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
@@ -61,12 +61,12 @@ export class SqliteVectorSearch implements VectorSearch {
     const size = index.size();
     if (!hasFilter(filter)) {
       const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
-      return exactTopKPacked(vector, this.vectorsOf(keys, vector.length), depth);
+      return exactTopK(vector, this.vectorsOf(keys, vector.length), depth);
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
     if (matching <= this.exactMaxCandidates) {
-      return exactTopKPacked(vector, this.vectorsMatching(filter, this.exactMaxCandidates, vector.length), depth);
+      return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates, vector.length), depth);
     }
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
@@ -80,7 +80,7 @@ export class SqliteVectorSearch implements VectorSearch {
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
       admitted = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)));
     }
-    return exactTopKPacked(vector, this.vectorsOf(admitted, vector.length), depth);
+    return exactTopK(vector, this.vectorsOf(admitted, vector.length), depth);
   }
 
   /** Stored vectors by key; a vector is deleted with its message (ON DELETE CASCADE), so a key without one is gone. */

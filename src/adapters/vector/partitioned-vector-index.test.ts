@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exactTopK } from '../../domain/exact-search.js';
+import { exactTopK, packVectors } from '../../domain/exact-search.js';
 import { PartitionedVectorIndex, partitionShare, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -79,7 +79,7 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(index.size(), keys.length);
     assert.deepEqual(index.missing(keys), []);
     for (const key of [1, 777, 2048, 2049, 3000]) assert.equal(index.search(vectorOf(key), 5)[0]?.key, key);
-    const all = keys.map((key) => ({ key, vector: vectorOf(key) }));
+    const all = packVectors(keys.map((key) => ({ key, vector: vectorOf(key) })), DIMENSION);
     let hits = 0;
     const queries = range(5001, 5041);
     for (const q of queries) {
