@@ -157,6 +157,7 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_REQUESTS_PER_SECOND: '0' } }, /rate_limit\.requests_per_second/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_ENABLED: 'perhaps' } }, /rate_limit\.enabled/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_BRIDGE_EMBEDDINGS_PROVIDER: 'magic' } }, /bridge\.embeddings\.provider/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_QUERY_EMBEDDING: 'sometimes' } }, /search\.query_embedding/);
     rejects({ file: await yamlFile('bad-limit.yaml', 'limits:\n  max_page_size: 0\n'), env: {} }, /limits\.max_page_size/);
     rejects({ file: await yamlFile('bad-type.yaml', 'server:\n  body_limit_bytes: lots\n'), env: {} }, /server\.body_limit_bytes/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'mysql' } }, /storage\.driver/);

@@ -133,6 +133,17 @@ describe('memsvc command line against a running service', () => {
     assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/middle')).body.count, 20);
   });
 
+  test('a record that cannot be read stops the import once the batch in flight is stored', async () => {
+    const file = join(work, 'unreadable-after-a-batch.jsonl');
+    const lines = Array.from({ length: 11 }, (_, i) => JSON.stringify(record(i, '/unreadable')));
+    writeFileSync(file, `${lines.join('\n')}\n{"label": "broken"\n`);
+    const result = await runCli(['import', file, '--batch-size', '10'], env, work);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /line 12 is not valid JSON/);
+    // The first ten were sent while line 11 was read; the eleventh never was.
+    assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/unreadable')).body.count, 10);
+  });
+
   test('search, context and stats print what the API answers', async () => {
     await server.api('POST', '/api/v1/conversations', {
       label: 'ledger', folder: '/ops', messages: [{ role: 'user', content: 'The reconciliation of the ledger found three duplicate invoices' }],

@@ -208,9 +208,33 @@ describe('search API (builtin offline engine)', () => {
       alone = await api('POST', '/api/v1/query', question);
     }
     assert.equal(alone.status, 200, JSON.stringify(alone.body));
-    const hits = (body: any) => body.results.map((hit: any) => [hit.message_id ?? hit.id, hit.score]);
+    const hits = (body: any) => body.results.map((hit: any) => [hit.message_id, hit.score]);
     // Identical scores: the controller's vector of the question is the bridge's to the bit.
     assert.deepEqual(hits(alone.body), hits(viaBridge.body));
     assert.ok(alone.body.results.length > 0);
+  });
+});
+
+describe('search.query_embedding: bridge', () => {
+  test('every question goes to the bridge: with the bridge stopped, semantic search is unavailable (503), never answered in process', async () => {
+    const stack = await startService({ bridge: 'builtin', overrides: { search: { query_embedding: 'bridge' } } });
+    try {
+      const created = await stack.api('POST', '/api/v1/conversations', {
+        label: 'travel', messages: [{ role: 'user', content: 'I am planning a trip to Lisbon next spring with my sister.' }],
+      });
+      assert.equal(created.status, 201);
+      await stack.waitForEmbeddings();
+      const question = { query: 'vacation in Portugal', mode: 'semantic', limit: 1 };
+      assert.equal((await stack.api('POST', '/api/v1/query', question)).status, 200);
+      await stack.stopBridge();
+      // Long enough for an in-process embedder to have loaded (auto answers within about a second here).
+      for (let tries = 0; tries < 15; tries += 1) {
+        const alone = await stack.api('POST', '/api/v1/query', question);
+        assert.equal(alone.status, 503, JSON.stringify(alone.body));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await stack.stop();
+    }
   });
 });

@@ -105,16 +105,17 @@ async function handle(message: IndexRequest): Promise<unknown> {
     }
     case 'parameters':
       return index.graphParameters();
-    case 'save':
+    case 'save': {
       // A partition at a time, with searches (and inserts) answered between them.
-      for (const _ of index.saveInSteps()) {
-        const saving: PartitionedVectorIndex = index;
+      const saving = index;
+      for (const _ of saving.saveInSteps()) {
         await new Promise((resolve) => setImmediate(resolve));
         // Reopened meanwhile (another model): the old index's remaining graphs are not written over the new one's.
         // Closing: the thread is about to be terminated, which must not land inside a write.
         if (index !== saving || closing) break;
       }
       return null;
+    }
     case 'close':
       // Messages run between slices (the loop yields before each), so no insert is under way now.
       closing = true;

@@ -110,12 +110,19 @@ export async function importFiles(client: MemsvcClient, files: string[], options
       batch = [];
       batchBytes = 0;
     };
-    for await (const { record, where } of readRecords(file, formatOf(file, options.format))) {
-      const bytes = JSON.stringify(record).length;
-      if (batch.length > 0 && (batch.length >= options.batchSize || batchBytes + bytes > MAX_BATCH_BYTES)) await dispatch();
-      if (batch.length === 0) firstWhere = where;
-      batch.push(record);
-      batchBytes += bytes;
+    try {
+      for await (const { record, where } of readRecords(file, formatOf(file, options.format))) {
+        const bytes = JSON.stringify(record).length;
+        if (batch.length > 0 && (batch.length >= options.batchSize || batchBytes + bytes > MAX_BATCH_BYTES)) await dispatch();
+        if (batch.length === 0) firstWhere = where;
+        batch.push(record);
+        batchBytes += bytes;
+      }
+    } catch (error) {
+      // A record that cannot be read stops the import, but not before the batch in flight is stored (or refused:
+      // that comes first in the file, so it is the error to report).
+      if (inFlight) await inFlight;
+      throw error;
     }
     await dispatch();
     if (inFlight) await inFlight;
