@@ -32,7 +32,8 @@ const SELECTIVE_FOLDERS: ReadonlyArray<{ folder: string; every: number; share: s
   { folder: '/sel/a', every: 10, share: '10%' },
 ];
 const MESSAGES_PER_CONVERSATION = 10;
-const API_KEY = 'bench-scale-key-0123456789abcdef0123456789';
+/** The scale bench's service key (its stores' bridge and controller share it). */
+export const API_KEY = 'bench-scale-key-0123456789abcdef0123456789';
 
 export const serverMemory = serverTask(import.meta.url, 'serverMemory', async () => {
   const usage = process.memoryUsage();

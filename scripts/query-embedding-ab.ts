@@ -13,13 +13,12 @@ import { createHttpClient } from '../bench/lib/http-client.js';
 import { runLoad } from '../bench/lib/load.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { startBenchServer } from '../bench/lib/server.js';
-import { serverMemory } from '../bench/scale.bench.js';
+import { API_KEY, serverMemory } from '../bench/scale.bench.js';
 import { option } from './lib/probe-options.js';
 
 const root = option('data-dir', '');
 const rounds = Number(option('rounds', '2'));
 const requests = Number(option('requests', '200'));
-const API_KEY = 'bench-scale-key-0123456789abcdef0123456789';
 const questions = recallQuestions(100);
 const bridge = await startBenchBridge(join(root, 'bridge'), API_KEY);
 try {
