@@ -16,6 +16,7 @@ import { SqliteSummaryStore } from './sqlite-summary.store.js';
 import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { exactScanOn, SqliteScanThread } from './sqlite-exact-scan.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
@@ -39,6 +40,7 @@ export function openSqliteStorage(
   const writer = SqliteWriter.start(file, { synchronous: options.synchronous, maxSizeMb: options.maxSizeMb });
   const checkpointer = SqliteCheckpointer.start(file, { synchronous: options.synchronous }, (error) => options.log?.warn(
     { error }, 'the checkpoint thread could not open the database; the writer checkpoints instead'));
+  const scans = SqliteScanThread.start(file, exactScanOn(db));
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
@@ -58,10 +60,11 @@ export function openSqliteStorage(
       });
       return { index, loaded: index.loaded };
     },
-    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, options),
+    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, { ...options, scan: scans.scan }),
     close: async () => {
       await writer.close();
       await checkpointer.close();
+      await scans.close();
       await conversations.close();
     },
   };

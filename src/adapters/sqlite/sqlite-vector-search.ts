@@ -1,19 +1,20 @@
 import type { Database } from 'better-sqlite3';
-import { exactTopK, type PackedVectors } from '../../domain/exact-search.js';
+import { exactTopK } from '../../domain/exact-search.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
-import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
+import { hasFilter } from '../sql/filter-sql.js';
 import { admittedKeys } from './sqlite-admitted-keys.js';
-import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
+import { exactScanOn, type ExactScan } from './sqlite-exact-scan.js';
+import { StatementCache } from './sqlite-statements.js';
+import { storedVectors } from './sqlite-stored-vectors.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /**
- * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. It runs on the
- * request thread: at 1,070,000 vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000)
- * against 68.7 ms through the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds
- * 4000,16000`), but 16,000 held the event loop ~100 ms a question and had the scale bench's back-to-back
- * filtered questions shed as overload (503) at 100,000 messages. The graph path waits on the index thread.
+ * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. At 1,070,000
+ * vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000) against 68.7 ms through
+ * the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds 4000,16000`). The scan runs
+ * on a thread of its own (sqlite-exact-scan.ts), the graph path on the index thread.
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 /** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
@@ -35,6 +36,11 @@ export interface SqliteVectorSearchOptions {
   exactMaxCandidates?: number;
 }
 
+export interface SqliteVectorSearchDeps {
+  /** Where exact scans run: the exact-scan thread in the service; this connection when absent. */
+  scan?: ExactScan;
+}
+
 /**
  * Vector search over the SQLite store, in one pass whatever the filter:
  * - few matches (at most exactMaxCandidates): exact cosine over their stored vectors;
@@ -48,10 +54,12 @@ export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
   private readonly exactMaxCandidates: number;
   private readonly counter: EmbeddedMatchCounter;
+  private readonly scan: ExactScan;
 
-  constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions = {}) {
+  constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions & SqliteVectorSearchDeps = {}) {
     this.statements = new StatementCache(db);
     this.counter = new EmbeddedMatchCounter(db);
+    this.scan = options.scan ?? exactScanOn(db);
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
@@ -61,13 +69,11 @@ export class SqliteVectorSearch implements VectorSearch {
     const size = index.size();
     if (!hasFilter(filter)) {
       const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
-      return exactTopK(vector, this.vectorsOf(keys, vector.length), depth);
+      return exactTopK(vector, storedVectors(this.statements, keys, vector.length), depth);
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
-    if (matching <= this.exactMaxCandidates) {
-      return exactTopK(vector, this.vectorsMatching(filter, this.exactMaxCandidates, vector.length), depth);
-    }
+    if (matching <= this.exactMaxCandidates) return this.scan(vector, filter, this.exactMaxCandidates, depth);
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
     const admittedNearest = async (count: number) =>
@@ -80,35 +86,8 @@ export class SqliteVectorSearch implements VectorSearch {
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
       admitted = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)));
     }
-    return exactTopK(vector, this.vectorsOf(admitted, vector.length), depth);
+    return exactTopK(vector, storedVectors(this.statements, admitted, vector.length), depth);
   }
-
-  /** Stored vectors by key; a vector is deleted with its message (ON DELETE CASCADE), so a key without one is gone. */
-  private vectorsOf(keys: readonly number[], dimension: number): PackedVectors {
-    if (keys.length === 0) return { keys: [], matrix: new Float32Array(0), dimension };
-    const rows = this.statements.get(`SELECT message_seq AS key, vector FROM message_vectors WHERE ${inKeys('message_seq')}`)
-      .raw().all(keysParam(keys)) as Array<[number, Buffer]>;
-    return packRows(rows, dimension);
-  }
-
-  private vectorsMatching(filter: SearchFilter, limit: number, dimension: number): PackedVectors {
-    const where = searchFilterWhere(filter);
-    const rows = this.statements.get(`
-      SELECT v.message_seq AS key, v.vector FROM message_vectors v
-      JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${where.sql} LIMIT ?`).raw().all(...where.params, limit) as Array<[number, Buffer]>;
-    return packRows(rows, dimension);
-  }
-}
-
-/** [key, float32 blob] rows into one matrix; a blob of another length (another model's) is left out. */
-function packRows(rows: ReadonlyArray<[number, Buffer]>, dimension: number): PackedVectors {
-  const bytes = dimension * 4;
-  const kept = rows.filter(([, blob]) => blob.byteLength === bytes);
-  const matrix = new Float32Array(kept.length * dimension);
-  const target = new Uint8Array(matrix.buffer);
-  kept.forEach(([, blob], row) => target.set(blob, row * bytes));
-  return { keys: kept.map(([key]) => key), matrix, dimension };
 }
 
 /**

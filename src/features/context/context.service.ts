@@ -9,6 +9,7 @@ import type { Logger } from '../../ports/logger.js';
 import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
 import { periodMatcher } from '../../ranking/time-mention.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
+import { nextTurn } from '../next-turn.js';
 import { availableTokens } from './context-packing.js';
 import { selectContext, type ContextCandidate, type Selection } from './context-selection.js';
 import { DEFAULT_CONTEXT_BUDGET, type AssembleContextBody, type ContextFormat } from './context.schemas.js';
@@ -126,17 +127,19 @@ export class ContextService {
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
     const since = new Date(this.deps.clock.now().getTime() - CONTEXT_RECALL.recentWindowMs).toISOString();
 
-    // The query's embedding comes from the bridge: ask first, and recall from full text while it answers.
+    // Semantic first: full text, pinned and recent recall run on this thread while the index thread searches
+    // (or the bridge embeds the question).
     const pendingSemantic = this.semanticOrNothing(request.query, filter);
-    // Handled here too, so a failure is not an unhandled rejection if keyword recall throws first.
+    // Handled here too, so a failure is not an unhandled rejection if another recall throws first.
     pendingSemantic.catch(() => undefined);
+    await nextTurn();
     const keyword = request.ranking === 'relevance'
       ? await rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword)
       : [];
-    const semantic = await pendingSemantic;
     const fill = Math.ceil(availableTokens(request.budget) / FILL_TOKENS_PER_MESSAGE);
     const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(CONTEXT_RECALL.pinned, fill));
     const recent = await reader.recentMessageKeys(filter, since, Math.min(CONTEXT_RECALL.recent, fill));
+    const semantic = await pendingSemantic;
 
     const keywordScores = new Map(keyword.map((item) => [item.key, item.score]));
     const semanticScores = new Map(semantic.map((item) => [item.key, item.score]));

@@ -11,6 +11,7 @@ import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { FTS_CONTEXT_WEIGHT, QUESTION_COMMON_SHARE } from './fts-query.js';
+import { nextTurn } from '../next-turn.js';
 import { fuseRankings } from './hybrid-fusion.js';
 import { propagateNeighbourScores } from './neighbour-propagation.js';
 import { DEFAULT_REFINEMENT, refineRanking, type Refinement } from './ranking/refine-ranking.js';
@@ -73,11 +74,12 @@ export class SearchService {
     } else if (mode === 'semantic') {
       ranking = await this.semanticRanking(request.query, filter, depth);
     } else {
-      // The question's embedding may come from the bridge: ask first, and rank full text while it answers.
+      // Semantic first: full text runs on this thread while the index thread searches (or the bridge embeds).
       const pendingDense = this.semanticRanking(request.query, filter, depth).catch((error: unknown) => {
         this.deps.log.warn({ err: error }, 'vector search unavailable; answering from full-text only');
         return null;
       });
+      await nextTurn();
       const keyword = await this.keywordRanking(request.query, filter, depth);
       const dense = await pendingDense;
       if (dense === null) {
