@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ScoredKey } from '../../domain/search.js';
 import { openSqliteDatabase } from './sqlite-database.js';
-import { exactScanOn, SqliteScanThread } from './sqlite-exact-scan.js';
+import { exactScanOn, SqliteScanThread, type ExactScan } from './sqlite-exact-scan.js';
 
 const DIMENSION = 8;
 const MESSAGES = 300;
@@ -51,8 +51,9 @@ const keysOf = (ranking: ScoredKey[]) => ranking.map((item) => item.key);
 
 test('the scan thread ranks exactly as a scan on the request thread, under every filter', async () => {
   const here = exactScanOn(db);
-  const thread = SqliteScanThread.start(file, () => Promise.reject(new Error('the thread should answer')));
+  const thread = new SqliteScanThread(file, () => Promise.reject(new Error('the thread should answer')));
   try {
+    assert.equal(await thread.warmUp(), true);
     for (const filter of [{}, { folder: '/work' }, { archived: false }, { folder: '/work', archived: false, excludedFolders: ['/home'] }]) {
       const expected = await here(QUERY, filter, 4000, 10);
       const actual = await thread.scan(QUERY, filter, 4000, 10);
@@ -60,7 +61,7 @@ test('the scan thread ranks exactly as a scan on the request thread, under every
       assert.deepEqual(keysOf(actual), keysOf(expected), JSON.stringify(filter));
       assert.deepEqual(actual.map((item) => item.score), expected.map((item) => item.score));
     }
-    // Only what the filter admits: messages 1-10 are conversation c0, which is in /work/a and archived.
+    // Only what the filter admits: conversation c is in /work/a when c % 3 is 0, archived when c % 7 is 0.
     const archivedOnly = await thread.scan(QUERY, { folder: '/work', archived: true }, 4000, 50);
     assert.ok(archivedOnly.length > 0);
     for (const key of keysOf(archivedOnly)) {
@@ -72,17 +73,36 @@ test('the scan thread ranks exactly as a scan on the request thread, under every
   }
 });
 
-test('a scan thread that cannot open its database leaves the scans to the request thread', async () => {
-  let fallbacks = 0;
+test('the thread starts on the first scan, which the request thread answers meanwhile', async () => {
   const here = exactScanOn(db);
-  const thread = SqliteScanThread.start(join(dir, 'missing', 'nested', 'memsvc.db'), (...args) => {
+  let fallbacks = 0;
+  const thread = new SqliteScanThread(file, (...args: Parameters<ExactScan>) => { fallbacks += 1; return here(...args); });
+  try {
+    const first = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
+    assert.equal(fallbacks, 1);
+    assert.deepEqual(keysOf(first), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
+    assert.equal(await thread.warmUp(), true, 'the first scan started the thread');
+    assert.deepEqual(keysOf(await thread.scan(QUERY, { folder: '/work' }, 4000, 5)), keysOf(first));
+    assert.equal(fallbacks, 1, 'later scans run on the thread');
+  } finally {
+    await thread.close();
+  }
+});
+
+test('a scan thread that cannot open its database leaves the scans to the request thread', async () => {
+  const here = exactScanOn(db);
+  let fallbacks = 0;
+  const thread = new SqliteScanThread(join(dir, 'missing', 'nested', 'memsvc.db'), (...args: Parameters<ExactScan>) => {
     fallbacks += 1;
     return here(...args);
   });
   try {
-    const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
-    assert.deepEqual(keysOf(answer), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
-    assert.equal(fallbacks, 1);
+    assert.equal(await thread.warmUp(), false);
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
+      assert.deepEqual(keysOf(answer), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
+    }
+    assert.equal(fallbacks, 2);
   } finally {
     await thread.close();
   }

@@ -28,43 +28,55 @@ export function exactScanOn(db: Database): ExactScan {
  * filtered search that admits few vectors ranks them all exactly: at 1,070,000 messages, 10,200 vectors take
  * ~70 ms, nearly all of it reading their pages. On the request thread that held every other request as long,
  * and back-to-back filtered questions raised the event-loop delay until admission control shed them as
- * overload. Should the thread fail, scans run on the request thread again (`fallback`).
+ * overload.
+ *
+ * The thread starts on the first scan, not with the service: starting one more thread slowed the start-up of
+ * a 100,000-message store by ~1.5 s (under tsx) though most stores' first filtered search comes much later.
+ * Until it has opened its connection, and for good should it fail, scans run on the request thread (`fallback`).
  */
 export class SqliteScanThread {
-  private readonly calls: WorkerCalls;
+  private thread: { worker: Worker; calls: WorkerCalls; opened: Promise<boolean> } | null = null;
+  private ready = false;
 
-  private constructor(private readonly worker: Worker, private readonly fallback: ExactScan) {
-    this.calls = new WorkerCalls(worker, 'SQLite exact-scan thread');
-    worker.on('message', (reply: ScanReply) => {
-      this.calls.settle(reply.id, reply.ok ? { ok: true, value: reply.value } : { ok: false, error: new Error(reply.error) });
-    });
-  }
-
-  /** Starts the thread and opens its connection (the file must exist and be migrated). */
-  static start(file: string, fallback: ExactScan): SqliteScanThread {
-    const thread = new SqliteScanThread(startModuleWorker(import.meta.url, 'sqlite-exact-scan.worker', ['better-sqlite3']), fallback);
-    // A thread that cannot open fails its calls: the fallback answers them.
-    thread.call({ op: 'open', file }).catch(() => undefined);
-    return thread;
-  }
+  constructor(private readonly file: string, private readonly fallback: ExactScan) {}
 
   readonly scan: ExactScan = async (query, filter, limit, depth) => {
-    if (this.calls.failed) return this.fallback(query, filter, limit, depth);
+    if (!this.ready) {
+      void this.warmUp();
+      return this.fallback(query, filter, limit, depth);
+    }
+    const { calls } = this.thread!;
+    if (calls.failed) return this.fallback(query, filter, limit, depth);
     try {
       // A copy: a view's whole underlying buffer would otherwise be cloned with it.
-      return (await this.call({ op: 'scan', query: query.slice(), filter, limit, depth })) as ScoredKey[];
+      return (await calls.send({ op: 'scan', query: query.slice(), filter, limit, depth } satisfies WithoutId<ScanRequest>)) as ScoredKey[];
     } catch {
       return this.fallback(query, filter, limit, depth);
     }
   };
 
-  /** Waits for the scans under way, closes the thread's connection and ends the thread. */
-  async close(): Promise<void> {
-    if (!this.calls.failed) await this.call({ op: 'close' }).catch(() => undefined);
-    await this.worker.terminate();
+  /** Starts the thread if it has not been: true once its connection is open, false if it could not open. */
+  warmUp(): Promise<boolean> {
+    if (!this.thread) {
+      const worker = startModuleWorker(import.meta.url, 'sqlite-exact-scan.worker', ['better-sqlite3']);
+      const calls = new WorkerCalls(worker, 'SQLite exact-scan thread');
+      worker.on('message', (reply: ScanReply) => {
+        calls.settle(reply.id, reply.ok ? { ok: true, value: reply.value } : { ok: false, error: new Error(reply.error) });
+      });
+      const opened = calls.send({ op: 'open', file: this.file } satisfies WithoutId<ScanRequest>).then(
+        () => { this.ready = true; return true; },
+        () => false,
+      );
+      this.thread = { worker, calls, opened };
+    }
+    return this.thread.opened;
   }
 
-  private call(request: WithoutId<ScanRequest>): Promise<unknown> {
-    return this.calls.send(request);
+  /** Waits for the scans under way, closes the thread's connection and ends the thread. */
+  async close(): Promise<void> {
+    if (!this.thread) return;
+    const { worker, calls } = this.thread;
+    if (!calls.failed) await calls.send({ op: 'close' } satisfies WithoutId<ScanRequest>).catch(() => undefined);
+    await worker.terminate();
   }
 }

@@ -40,7 +40,7 @@ export function openSqliteStorage(
   const writer = SqliteWriter.start(file, { synchronous: options.synchronous, maxSizeMb: options.maxSizeMb });
   const checkpointer = SqliteCheckpointer.start(file, { synchronous: options.synchronous }, (error) => options.log?.warn(
     { error }, 'the checkpoint thread could not open the database; the writer checkpoints instead'));
-  const scans = SqliteScanThread.start(file, exactScanOn(db));
+  const scans = new SqliteScanThread(file, exactScanOn(db));
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
