@@ -27,6 +27,8 @@ test('opening an older store logs each migration it applies, then serves', async
       assert.deepEqual(migrations.map((line) => [line.msg, line.version, line.name]), [
         ['applying a schema migration', 6, 'full-text prefix index'],
         ['schema migration applied', 6, 'full-text prefix index'],
+        ['applying a schema migration', 7, 'vector keys index'],
+        ['schema migration applied', 7, 'vector keys index'],
       ]);
       assert.equal(typeof migrations[1]!.ms, 'number');
       assert.equal((await service.api('GET', '/health')).status, 200);

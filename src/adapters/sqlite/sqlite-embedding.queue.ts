@@ -113,7 +113,8 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async *vectorKeys(pageSize: number): AsyncIterable<number[]> {
-    const page = this.db.prepare(`SELECT message_seq FROM message_vectors
+    // From the keys' own index (migration 7), never the table, whose rows hold the vectors.
+    const page = this.db.prepare(`SELECT message_seq FROM message_vectors INDEXED BY message_vectors_keys
       WHERE message_seq > ? ORDER BY message_seq LIMIT ?`).pluck();
     let after = -1;
     for (;;) {

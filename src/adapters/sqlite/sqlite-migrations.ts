@@ -179,6 +179,17 @@ export const MIGRATIONS: readonly Migration[] = [
         ORDER BY m.seq;
     `,
   },
+  {
+    version: 7,
+    name: 'vector keys index',
+    sql: `
+      -- The stored vectors' keys alone, for the index's catch-up after a start (every key, in order). A vector
+      -- row fills most of a page, so reading the keys from the table read every page: 5.0 s on the request
+      -- thread at 1,070,000 vectors, against 0.1-0.15 s from this index (about 10 bytes a key). Built once
+      -- here: 7.7 s at that size.
+      CREATE INDEX message_vectors_keys ON message_vectors (message_seq);
+    `,
+  },
 ];
 
 /**
