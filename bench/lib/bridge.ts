@@ -45,8 +45,12 @@ export async function startBenchBridge(workDir: string, apiKey: string, fixedPor
   return {
     url, apiKey,
     async embed(texts) {
-      const response = await fetch(`${url}/embed`, {
-        method: 'POST', headers, body: JSON.stringify({ texts, encoding_format: 'base64' }),
+      const post = () => fetch(`${url}/embed`, { method: 'POST', headers, body: JSON.stringify({ texts, encoding_format: 'base64' }) });
+      // Once more on a connection error: after this process's event loop was held (loading a million vectors for
+      // the exact baselines), fetch can reuse a kept-alive socket the bridge has since closed ("fetch failed").
+      const response = await post().catch((error: unknown) => {
+        if (error instanceof TypeError) return post();
+        throw error;
       });
       if (!response.ok) throw new Error(`bridge /embed answered ${response.status}`);
       const body = (await response.json()) as { embeddings_base64: string[] };
