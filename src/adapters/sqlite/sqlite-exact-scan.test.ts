@@ -107,3 +107,19 @@ test('a scan thread that cannot open its database leaves the scans to the reques
     await thread.close();
   }
 });
+
+test('once closed, scans stay on the request thread and start no thread', async () => {
+  const here = exactScanOn(db);
+  let fallbacks = 0;
+  const fallback: ExactScan = (...args) => { fallbacks += 1; return here(...args); };
+  for (const started of [false, true]) {
+    const thread = new SqliteScanThread(file, fallback);
+    if (started) assert.equal(await thread.warmUp(), true);
+    await thread.close();
+    const before = fallbacks;
+    const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
+    assert.deepEqual(keysOf(answer), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
+    assert.equal(fallbacks, before + 1, `started before close: ${started}`);
+    assert.equal(await thread.warmUp(), false, 'no thread is started after close');
+  }
+});

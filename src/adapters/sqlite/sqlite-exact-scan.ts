@@ -37,11 +37,13 @@ export function exactScanOn(db: Database): ExactScan {
 export class SqliteScanThread {
   private thread: { worker: Worker; calls: WorkerCalls; opened: Promise<boolean> } | null = null;
   private ready = false;
+  /** Closed with the storage: a search still under way scans on the request thread and starts no thread. */
+  private closed = false;
 
   constructor(private readonly file: string, private readonly fallback: ExactScan) {}
 
   readonly scan: ExactScan = async (query, filter, limit, depth) => {
-    if (!this.ready) {
+    if (!this.ready || this.closed) {
       void this.warmUp();
       return this.fallback(query, filter, limit, depth);
     }
@@ -57,6 +59,7 @@ export class SqliteScanThread {
 
   /** Starts the thread if it has not been: true once its connection is open, false if it could not open. */
   warmUp(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
     if (!this.thread) {
       const worker = startModuleWorker(import.meta.url, 'sqlite-exact-scan.worker', ['better-sqlite3']);
       const calls = new WorkerCalls(worker, 'SQLite exact-scan thread');
@@ -74,6 +77,7 @@ export class SqliteScanThread {
 
   /** Waits for the scans under way, closes the thread's connection and ends the thread. */
   async close(): Promise<void> {
+    this.closed = true;
     if (!this.thread) return;
     const { worker, calls } = this.thread;
     if (!calls.failed) await calls.send({ op: 'close' } satisfies WithoutId<ScanRequest>).catch(() => undefined);

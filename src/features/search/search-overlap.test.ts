@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { FolderLimits } from '../../domain/folder-path.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
+import type { Logger } from '../../ports/logger.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
@@ -13,7 +15,8 @@ import { SearchService } from './search.service.js';
  * full text's ~10 ms). The fakes record when each side starts its real work.
  */
 
-const silent = { info() {}, warn() {}, error() {}, debug() {} } as never;
+const silent: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+const folderLimits: FolderLimits = { maxChars: 500, maxDepth: 10 };
 const hit = (key: number): MessageHit => ({
   key, messageId: `m${key}`, conversationId: 'c1', role: 'user', content: `message ${key}`, timestamp: '2026-06-01T00:00:00.000Z',
   embeddingId: null, metadata: null, label: 'notes', folder: '/work', importanceScore: 5, status: 'active', position: key,
@@ -42,7 +45,7 @@ test('hybrid search starts the vector search before it ranks full text', async (
   };
   const service = new SearchService({
     queries: { async embedQuery() { await Promise.resolve(); return { model: 'm', dimension: 2, vectors: [new Float32Array([1, 0])] }; } },
-    holder, vectors, reader, folderLimits: { maxDepth: 10, maxSegmentLength: 64 } as never, maxResults: 100, defaultMode: 'hybrid', log: silent,
+    holder, vectors, reader, folderLimits, maxResults: 100, defaultMode: 'hybrid', log: silent,
   });
   const result = await service.query({ query: 'budget review', limit: 10, offset: 0, mode: 'hybrid' });
   assert.deepEqual(events, ['vector search handed off', 'full text']);
@@ -69,7 +72,7 @@ test('context assembly starts semantic recall before full text, pinned and recen
     } as never,
     messages: { async hydrate(keys) { return keys.map(hit); }, async neighbours() { return new Map(); } },
     clock: { now: () => new Date('2026-06-02T00:00:00.000Z') },
-    folderLimits: { maxDepth: 10, maxSegmentLength: 64 } as never,
+    folderLimits,
     log: silent,
   });
   const candidates = await service.recall(service.toRequest({ query: 'budget review' }));
