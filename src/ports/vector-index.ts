@@ -1,5 +1,8 @@
 import type { ScoredKey } from '../domain/search.js';
 
+/** What a save writes: every changed graph, or only those whose changes are worth a rewrite. */
+export type SaveScope = 'every-change' | 'due';
+
 /**
  * Approximate nearest-neighbour index over message vectors (cosine similarity).
  * Keys are message keys. Asynchronous: the index works off the request thread.
@@ -19,8 +22,11 @@ export interface VectorIndex {
   search(query: Float32Array, k: number): Promise<ScoredKey[]>;
   /** The keys of `keys` the index does not hold yet. */
   missing(keys: readonly number[]): Promise<number[]>;
-  /** Persists to disk so the next start need not rebuild. */
-  save(): Promise<void>;
+  /**
+   * Persists to disk so the next start need not rebuild: every change (the default), or only what is due
+   * (the periodic save: graphs whose changes are worth a rewrite; what is left is re-added after a crash).
+   */
+  save(scope?: SaveScope): Promise<void>;
   clear(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '../ports/logger.js';
 import type { EmbeddingModelInfo, EmbeddingQueue } from '../ports/embedding-queue.js';
-import type { OpenVectorIndex, VectorIndex } from '../ports/vector-index.js';
+import type { OpenVectorIndex, SaveScope, VectorIndex } from '../ports/vector-index.js';
 
 export interface ModelMismatch {
   recorded: EmbeddingModelInfo;
@@ -129,10 +129,10 @@ export class VectorIndexHolder {
     }
   }
 
-  async save(): Promise<void> {
+  async save(scope: SaveScope = 'every-change'): Promise<void> {
     if (!this.index || this.loading()) return;
     try {
-      await this.index.save();
+      await this.index.save(scope);
     } catch (error) {
       this.log.error({ err: error }, 'saving the vector index failed; missing vectors are added again on the next start');
     }

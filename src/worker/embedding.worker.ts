@@ -64,7 +64,7 @@ export class EmbeddingWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.state.running = true;
-    this.saveTimer = setInterval(() => void this.holder.save(), this.options.saveIntervalMs);
+    this.saveTimer = setInterval(() => void this.holder.save('due'), this.options.saveIntervalMs);
     this.saveTimer.unref();
     this.schedule(0);
   }

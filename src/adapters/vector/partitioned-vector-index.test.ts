@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
-import { PartitionedVectorIndex, partitionShare, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { PartitionedVectorIndex, partitionShare, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
 
@@ -174,6 +174,40 @@ describe('PartitionedVectorIndex', () => {
     assert.equal([...index.saveInSteps()].length, 0, 'nothing changed since: nothing to write');
   });
 
+  test('the periodic save writes a partition once a tenth of it changed, or after 20 passes; every-change writes the rest', () => {
+    const dir = freshDir();
+    const index = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
+    addAll(index, range(1, 2501));
+    index.save();
+    const savedSize = () => PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index.size();
+    assert.equal(savedSize(), 2500);
+
+    // A handful of changes in a partition of ~600 vectors: not worth rewriting it, 20 periods running.
+    addAll(index, range(2501, 2505));
+    for (let period = 1; period <= 20; period += 1) assert.equal([...index.saveInSteps('due')].length, 0, `period ${period}`);
+    assert.equal(savedSize(), 2500, 'the few changes are not on disk yet (a crash leaves them to the catch-up)');
+    assert.ok([...index.saveInSteps('due')].length >= 1, 'the 21st period writes the graph passed over 20 times');
+    assert.equal(savedSize(), 2504);
+
+    // A tenth of one cluster's partition at once: that graph is due at the next period, the others are not.
+    const clusterZero = range(10_000, 10_160);
+    index.add(clusterZero, matrixOf(clusterZero, (key) => vectorOf(key, 0)));
+    assert.equal([...index.saveInSteps('due')].length, 1);
+    assert.equal(savedSize(), 2664);
+    addAll(index, range(2505, 2509));
+    assert.equal([...index.saveInSteps('due')].length, 0);
+    assert.ok([...index.saveInSteps('every-change')].length >= 1, 'a stop writes the few changes too');
+    assert.equal(savedSize(), 2668);
+    assert.equal([...index.saveInSteps('due')].length, 0, 'nothing left to write');
+  });
+
+  test('saveIsDue: at a tenth of the graph changed, or once passed over 20 times', () => {
+    assert.equal(saveIsDue(99, 1000, 0), false);
+    assert.equal(saveIsDue(100, 1000, 0), true);
+    assert.equal(saveIsDue(1, 1000, 19), false);
+    assert.equal(saveIsDue(1, 1000, 20), true);
+  });
+
   test('a seed saved at another moment than its graph (a crash between the two writes) seeds again from nothing', () => {
     const dir = freshDir();
     const first = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).index;
@@ -220,6 +254,27 @@ describe('PartitionedVectorIndex', () => {
     index.save();
   });
 
+  test('a slice goes in a partition a step: searchable between steps, and a clear between steps ends it', () => {
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    addAll(index, range(1, 2501));
+    const slice = range(3001, 3161);
+    let steps = 0;
+    for (const _ of index.addInSteps(slice, matrixOf(slice))) {
+      steps += 1;
+      // Between steps the index thread answers searches: what went in is found, what was there stays found.
+      assert.equal(index.search(vectorOf(2), 1)[0]?.key, 2);
+      assert.ok(index.size() > 2500 && index.size() < 2660, `${index.size()} after ${steps} steps`);
+    }
+    assert.ok(steps >= 1 && steps < PARTITIONS, `${steps} steps: a yield between two partitions`);
+    assert.equal(index.size(), 2660);
+    assert.deepEqual(index.missing(slice), []);
+
+    const next = range(4001, 4161);
+    for (const _ of index.addInSteps(next, matrixOf(next))) index.clear();
+    assert.equal(index.layout(), 'seeding');
+    assert.equal(index.size(), 0, 'nothing of the slice went into the cleared index');
+  });
+
   test('clear deletes the partitions and starts seeding again', () => {
     const dir = freshDir();
     const { index } = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
@@ -231,6 +286,28 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(index.size(), 0);
     assert.equal(existsSync(join(dir, 'partitions')), false);
     assert.equal(PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).loaded, false);
+  });
+
+  test('in the index thread, a removal while a slice goes in waits for it: no removed vector lands in the graph', async () => {
+    const index = ThreadedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    try {
+      await index.loaded;
+      await index.add(range(1, 2501), range(1, 2501).map((key) => vectorOf(key)));
+      await index.flush();
+      for (let round = 0; round < 5; round += 1) {
+        const keys = range(10_000 + round * 1000, 10_000 + round * 1000 + 900);
+        await index.add(keys, keys.map((key) => vectorOf(key)));
+        // Sent while the slices of these keys go into the partitions, a step at a time.
+        const removed = keys.filter((key) => key % 3 === 0);
+        await index.remove(removed);
+        await index.flush();
+        assert.deepEqual(await index.missing(removed), removed, `round ${round}: every removed key is gone`);
+        assert.deepEqual(await index.missing(keys.filter((key) => key % 3 !== 0)), [], `round ${round}: the rest went in`);
+        assert.notEqual((await index.search(vectorOf(removed[0]!), 1))[0]?.key, removed[0]);
+      }
+    } finally {
+      await index.close();
+    }
   });
 
   test('in the index thread, the vectors a split hands back stay searchable until they are in the partitions', async () => {

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { ScoredKey } from '../../domain/search.js';
-import type { VectorIndex } from '../../ports/vector-index.js';
+import type { SaveScope, VectorIndex } from '../../ports/vector-index.js';
 import { WorkerCalls } from '../worker-calls.js';
 import { startModuleWorker } from './module-worker.js';
 import { INSERT_FAILURE_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
@@ -103,8 +103,8 @@ export class ThreadedVectorIndex implements VectorIndex {
     return (await this.call({ op: 'missing', keys: [...keys] })) as number[];
   }
 
-  async save(): Promise<void> {
-    await this.call({ op: 'save' });
+  async save(scope: SaveScope = 'every-change'): Promise<void> {
+    await this.call({ op: 'save', scope });
   }
 
   async clear(): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * The index thread: owns the usearch HNSW graph so that loading, inserting and
  * saving never block the request event loop. Added vectors wait in FreshVectors,
- * searched exactly, while a background loop inserts them into the graph in small
- * slices with a yield between them, so a search waits for at most one slice.
+ * searched exactly, while a background loop inserts them into the graph in slices,
+ * yielding between slices and, partitioned, between the partitions a slice goes
+ * into: a search waits for at most one partition's part of a slice.
  */
 import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
@@ -28,7 +29,8 @@ const ADD_SLICE = 32 * ADD_THREADS;
  * graph two or three vectors, and the adds' thread start-ups cost more than the inserts. Building 200,000 bench
  * vectors (`npx tsx scripts/partition-insert-probe.ts --messages 200000`): slices of 64, 256, 512 and 1,024 went in
  * at 4,873, 6,338, 7,462 and 8,834 vectors/s (330, 273, 234, 201 µs of CPU a vector), recall@10 0.978-0.980 for
- * all. A search waits for the slice under way: 512 takes ~70 ms at 200,000 vectors; only a backlog fills it.
+ * all. Only a backlog fills a slice. A slice goes in a partition at a time, answering searches between: at a
+ * million vectors the graphs took 650-830 vectors/s, so a whole slice held every search for 0.6-0.8 s.
  */
 const PARTITIONED_ADD_SLICE = 512;
 
@@ -41,6 +43,12 @@ const heldAdds: number[] = [];
 /** Flushes answered once nothing waits for the graph. */
 const heldFlushes: number[] = [];
 let inserting = false;
+/**
+ * Settles when the slice going into the graph is in. A slice goes in a partition at a time, with messages
+ * answered between: a removal, a clear or a reopening waits for it, so no vector of the slice lands in a graph
+ * after its removal, or in a graph that was replaced.
+ */
+let sliceInProgress: Promise<void> | null = null;
 /** Set by 'close': the insert loop stops before its next slice, so terminating never lands inside usearch. */
 let closing = false;
 let changes: Promise<unknown> = Promise.resolve();
@@ -75,6 +83,7 @@ function sizes(): { size: number; waiting: number } {
 }
 
 async function handle(message: IndexRequest): Promise<unknown> {
+  if (message.op === 'open' || message.op === 'remove' || message.op === 'clear') await sliceInProgress;
   if (message.op === 'open') {
     const opened = PartitionedVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
     index = opened.index;
@@ -108,7 +117,7 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'save': {
       // A partition at a time, with searches (and inserts) answered between them.
       const saving = index;
-      for (const _ of saving.saveInSteps()) {
+      for (const _ of saving.saveInSteps(message.scope)) {
         await new Promise((resolve) => setImmediate(resolve));
         // Reopened meanwhile (another model): the old index's remaining graphs are not written over the new one's.
         // Closing: the thread is about to be terminated, which must not land inside a write.
@@ -117,7 +126,7 @@ async function handle(message: IndexRequest): Promise<unknown> {
       return null;
     }
     case 'close':
-      // Messages run between slices (the loop yields before each), so no insert is under way now.
+      // Messages run between inserts (the loop yields before each partition's), so no insert is under way now.
       closing = true;
       return null;
     case 'clear':
@@ -141,18 +150,29 @@ async function insertWaiting(): Promise<void> {
       await new Promise((resolve) => setImmediate(resolve));
       if (closing) break;
       const graph = index;
-      const slice = fresh?.take(graph?.layout() === 'partitioned' ? PARTITIONED_ADD_SLICE : ADD_SLICE);
-      if (!graph || !fresh || !slice) break;
+      const waiting = fresh;
+      const slice = waiting?.take(graph?.layout() === 'partitioned' ? PARTITIONED_ADD_SLICE : ADD_SLICE);
+      if (!graph || !waiting || !slice) break;
+      let sliceDone!: () => void;
+      sliceInProgress = new Promise((resolve) => { sliceDone = resolve; });
       try {
-        graph.add(slice.keys, slice.matrix, ADD_THREADS);
+        // A partition graph a step, with searches and adds answered between them. Closing stops it between two
+        // steps; the slice's vectors are stored, and the next start's catch-up adds those the graph lacks.
+        for (const _ of graph.addInSteps(slice.keys, slice.matrix, ADD_THREADS)) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (closing) break;
+        }
       } catch (error) {
         reply({ id: INSERT_FAILURE_ID, ok: false, ...sizes(), error: `inserting ${slice.keys.length} vectors: ${(error as Error).message}` });
       } finally {
-        fresh.commit(slice);
+        waiting.commit(slice);
+        sliceInProgress = null;
+        sliceDone();
       }
+      if (closing) break;
       // The first graph split into partitions: its vectors wait here, searched exactly, until they are in them.
       const moved = graph.takeMoved();
-      if (moved) fresh.push(moved.keys, moved.matrix);
+      if (moved) waiting.push(moved.keys, moved.matrix);
       // The request thread knows the sizes from replies only: tell it after every slice, or a backlog that
       // drained after the last reply would look full until the next request.
       reply({ id: SIZES_ID, ok: true, ...sizes(), value: null });

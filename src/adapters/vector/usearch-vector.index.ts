@@ -67,7 +67,8 @@ export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
  */
 export class UsearchVectorIndex {
   private index: UsearchIndex;
-  private dirty = false;
+  /** Vectors added or removed since the graph was last written. */
+  private unsaved = 0;
 
   private constructor(
     private readonly dir: string,
@@ -142,13 +143,13 @@ export class UsearchVectorIndex {
     const stale = bigKeys.filter((_, i) => present[i]);
     if (stale.length > 0) this.index.remove(stale);
     this.index.add(new BigUint64Array(bigKeys), matrix, threads);
-    this.dirty = true;
+    this.unsaved += keys.length;
   }
 
   remove(keys: readonly number[]): void {
     if (keys.length === 0) return;
     this.index.remove(keys.map((key) => BigInt(key)));
-    this.dirty = true;
+    this.unsaved += keys.length;
   }
 
   search(query: Float32Array, k: number): ScoredKey[] {
@@ -163,9 +164,14 @@ export class UsearchVectorIndex {
     return results;
   }
 
+  /** Vectors added or removed since the graph was last written (0: the saved file is current). */
+  unsavedChanges(): number {
+    return this.unsaved;
+  }
+
   /** Writes the graph if it changed since it was last written; true when it did. */
   save(): boolean {
-    if (!this.dirty) return false;
+    if (this.unsaved === 0) return false;
     const temp = join(this.dir, `${INDEX_FILE}.tmp`);
     this.index.save(temp);
     renameSync(temp, join(this.dir, INDEX_FILE));
@@ -175,7 +181,7 @@ export class UsearchVectorIndex {
     };
     writeFileSync(join(this.dir, `${META_FILE}.tmp`), JSON.stringify(meta));
     renameSync(join(this.dir, `${META_FILE}.tmp`), join(this.dir, META_FILE));
-    this.dirty = false;
+    this.unsaved = 0;
     return true;
   }
 
@@ -183,7 +189,7 @@ export class UsearchVectorIndex {
     this.quantization = this.configured.quantization;
     this.index = this.create();
     UsearchVectorIndex.removeFiles(this.dir);
-    this.dirty = false;
+    this.unsaved = 0;
   }
 
   /** Deletes the saved graph in `dir`, if any. */

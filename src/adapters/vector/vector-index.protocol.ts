@@ -1,3 +1,4 @@
+import type { SaveScope } from '../../ports/vector-index.js';
 import type { HnswParameters } from './usearch-vector.index.js';
 
 /** Messages between ThreadedVectorIndex (request thread) and usearch-index.worker.ts (index thread). */
@@ -9,7 +10,7 @@ export type IndexRequest =
   | { op: 'remove'; keys: number[] }
   | { op: 'search'; query: Float32Array; k: number }
   | { op: 'missing'; keys: number[] }
-  | { op: 'save' }
+  | { op: 'save'; scope: SaveScope }
   | { op: 'clear' }
   /** Stops inserting (between slices) so the thread can be terminated outside a native call. */
   | { op: 'close' };
