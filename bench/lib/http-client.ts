@@ -28,7 +28,7 @@ export function createHttpClient(baseUrl: string, apiKey: string, maxSockets = 1
 
   return {
     request(method, path, body) {
-      return new Promise<HttpResponse>((resolve, reject) => {
+      const attempt = (retried: boolean) => new Promise<HttpResponse>((resolve, reject) => {
         const headers: Record<string, string | number> = { authorization: auth, accept: 'application/json' };
         if (body !== undefined) {
           headers['content-type'] = 'application/json';
@@ -43,9 +43,19 @@ export function createHttpClient(baseUrl: string, apiKey: string, maxSockets = 1
           });
           res.on('error', reject);
         });
-        req.on('error', reject);
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          // A kept-alive socket the server closed while this client was busy elsewhere (loading a million vectors
+          // for the exact baselines took ~90 s): the request never reached the server. Node's documented remedy
+          // is to send it again on a new socket, once.
+          if (!retried && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+            attempt(true).then(resolve, reject);
+            return;
+          }
+          reject(error);
+        });
         req.end(body);
       });
+      return attempt(false);
     },
     close: () => agent.destroy(),
   };
