@@ -201,6 +201,29 @@ describe('PartitionedVectorIndex', () => {
     assert.equal([...index.saveInSteps('due')].length, 0, 'nothing left to write');
   });
 
+  test('one graph that never splits is saved by the same rule; a seeding graph always with its seed', () => {
+    const dir = freshDir();
+    const single = PartitionedVectorIndex.open(dir, 'm', DIMENSION, { ...PARAMETERS, partitions: 1 }).index;
+    addAll(single, range(1, 1001));
+    single.save();
+    addAll(single, range(1001, 1011));
+    const savedSize = () => PartitionedVectorIndex.open(dir, 'm', DIMENSION, { ...PARAMETERS, partitions: 1 }).index.size();
+    for (let period = 1; period <= 20; period += 1) [...single.saveInSteps('due')];
+    assert.equal(savedSize(), 1000, '10 changes in 1,010 are not due for 20 periods');
+    [...single.saveInSteps('due')];
+    assert.equal(savedSize(), 1010);
+
+    const seedingDir = freshDir();
+    const seeding = PartitionedVectorIndex.open(seedingDir, 'm', DIMENSION, PARAMETERS).index;
+    addAll(seeding, range(1, 1001));
+    seeding.save();
+    addAll(seeding, range(1001, 1003));
+    [...seeding.saveInSteps('due')];
+    const reopened = PartitionedVectorIndex.open(seedingDir, 'm', DIMENSION, PARAMETERS);
+    assert.equal(reopened.loaded, true, 'graph and seed were written together, so they still match');
+    assert.equal(reopened.index.size(), 1002);
+  });
+
   test('saveIsDue: at a tenth of the graph changed, or once passed over 20 times', () => {
     assert.equal(saveIsDue(99, 1000, 0), false);
     assert.equal(saveIsDue(100, 1000, 0), true);

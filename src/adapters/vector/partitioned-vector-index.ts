@@ -206,12 +206,13 @@ export class PartitionedVectorIndex {
    * Inserts and removals between steps only leave a graph changed for the next save; after a clear between
    * them, the rest is not written (its directory is gone).
    *
-   * `due` (the periodic save) writes only the graphs whose changes are worth a rewrite (savePolicy below);
-   * `every-change` (a stop, the end of a catch-up) writes every changed graph.
+   * `due` (the periodic save) writes only the graphs whose changes are worth a rewrite (saveIsDue below);
+   * `every-change` (a stop, the end of a catch-up) writes every changed graph. A seeding graph is always
+   * written with its seed: the two must match when they are read back.
    */
   *saveInSteps(scope: SaveScope = 'every-change'): Generator<void, void, void> {
     if (this.single) {
-      this.single.save();
+      if (this.seed || this.due(this.single, scope === 'every-change')) this.single.save();
       if (this.seed && this.seedDirty) this.seed.save(join(this.dir, SEED_FILE));
       this.seedDirty = false;
       return;
@@ -221,15 +222,7 @@ export class PartitionedVectorIndex {
     const everything = scope === 'every-change' || this.layoutUnsaved;
     for (const graph of partitions) {
       if (this.partitions !== partitions) return;
-      const changes = graph.unsavedChanges();
-      if (changes === 0) continue;
-      const passedOver = this.passedOver.get(graph) ?? 0;
-      if (!everything && !saveIsDue(changes, graph.size(), passedOver)) {
-        this.passedOver.set(graph, passedOver + 1);
-        continue;
-      }
-      this.passedOver.delete(graph);
-      if (graph.save()) yield;
+      if (this.due(graph, everything) && graph.save()) yield;
     }
     if (this.partitions !== partitions || !this.layoutUnsaved) return;
     const dir = join(this.dir, PARTITIONS_DIR);
@@ -239,6 +232,19 @@ export class PartitionedVectorIndex {
     UsearchVectorIndex.removeFiles(this.dir);
     SeedVectors.remove(join(this.dir, SEED_FILE));
     this.layoutUnsaved = false;
+  }
+
+  /** Whether a save writes `graph` now: it changed, and everything is written or its changes are due (counted when not). */
+  private due(graph: UsearchVectorIndex, everything: boolean): boolean {
+    const changes = graph.unsavedChanges();
+    if (changes === 0) return false;
+    const passedOver = this.passedOver.get(graph) ?? 0;
+    if (!everything && !saveIsDue(changes, graph.size(), passedOver)) {
+      this.passedOver.set(graph, passedOver + 1);
+      return false;
+    }
+    this.passedOver.delete(graph);
+    return true;
   }
 
   /** Empties the index and its files: it starts again with one graph, seeding (when partitioned at all). */
