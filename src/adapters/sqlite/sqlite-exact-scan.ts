@@ -68,7 +68,8 @@ export class SqliteScanThread {
       });
       const opened = calls.send({ op: 'open', file: this.file } satisfies WithoutId<ScanRequest>).then(
         () => { this.ready = true; return true; },
-        () => false,
+        // Scans stay on the request thread for good: the idle thread has nothing left to do.
+        async () => { await worker.terminate(); return false; },
       );
       this.thread = { worker, calls, opened };
     }

@@ -74,6 +74,27 @@ describe('vectors waiting for the graph', () => {
     assert.equal(fresh.take(64), null);
   });
 
+  test('a search while a later slice goes in (the index thread answers between partitions) leaves that slice and its commit right', () => {
+    const fresh = new FreshVectors(DIMENSION);
+    pushRange(fresh, 1, 200);
+    fresh.commit(fresh.take(64)!);
+    // Taken from the middle of the batch, with the rows before it in the graph and not yet compacted away.
+    const slice = fresh.take(64)!;
+    assert.deepEqual(slice.keys, Array.from({ length: 64 }, (_, i) => i + 65));
+    // A search between two of the slice's partition steps compacts the batch under it.
+    assert.equal(fresh.search(vectorOf(70), 1)[0]?.key, 70);
+    assert.deepEqual([...slice.matrix.subarray(5 * DIMENSION, 6 * DIMENSION)], [...vectorOf(70)], 'the slice still holds its own vectors');
+    // An add between steps re-adds a key of the slice: it keeps waiting with its newer vector after the commit.
+    fresh.push([100], matrixOf([vectorOf(9999)]));
+    fresh.commit(slice);
+    assert.equal(fresh.size, 200 - 128 + 1);
+    assert.equal(fresh.has(70), false);
+    assert.equal(fresh.search(vectorOf(9999), 1)[0]?.key, 100);
+    const next = fresh.take(100)!;
+    assert.deepEqual(next.keys, Array.from({ length: 72 }, (_, i) => i + 129), 'the rest of the batch, from the right row');
+    assert.deepEqual([...next.matrix.subarray(0, DIMENSION)], [...vectorOf(129)]);
+  });
+
   test('a removed key is neither found nor handed to the graph', () => {
     const fresh = new FreshVectors(DIMENSION);
     pushRange(fresh, 1, 50);

@@ -50,8 +50,6 @@ export class PartitionedVectorIndex {
   private moved: MovedVectors | null = null;
   /** The seed changed since it was last saved (it is rewritten whole: up to 48 MiB). */
   private seedDirty = false;
-  /** Periodic saves that left a changed partition graph unwritten, by graph (see saveIsDue). */
-  private readonly passedOver = new Map<UsearchVectorIndex, number>();
 
   private constructor(
     private readonly dir: string,
@@ -234,17 +232,13 @@ export class PartitionedVectorIndex {
     this.layoutUnsaved = false;
   }
 
-  /** Whether a save writes `graph` now: it changed, and everything is written or its changes are due (counted when not). */
+  /** Whether a save writes `graph` now: it changed, and everything is written or its changes are due (else it is passed over). */
   private due(graph: UsearchVectorIndex, everything: boolean): boolean {
     const changes = graph.unsavedChanges();
     if (changes === 0) return false;
-    const passedOver = this.passedOver.get(graph) ?? 0;
-    if (!everything && !saveIsDue(changes, graph.size(), passedOver)) {
-      this.passedOver.set(graph, passedOver + 1);
-      return false;
-    }
-    this.passedOver.delete(graph);
-    return true;
+    if (everything || saveIsDue(changes, graph.size(), graph.savesSkipped())) return true;
+    graph.skipSave();
+    return false;
   }
 
   /** Empties the index and its files: it starts again with one graph, seeding (when partitioned at all). */
@@ -256,7 +250,6 @@ export class PartitionedVectorIndex {
     this.single = single;
     this.seed = this.parameters.partitions > 1 ? new SeedVectors(this.dimension) : null;
     this.partitions = [];
-    this.passedOver.clear();
     this.centroids = null;
     this.layoutUnsaved = false;
     this.moved = null;
@@ -280,7 +273,6 @@ export class PartitionedVectorIndex {
     this.centroids = trainCentroids({ matrix: seed.matrix, dimension: this.dimension }, this.parameters.partitions);
     rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
     this.partitions = openPartitions(this.dir, this.model, this.dimension, this.parameters, this.parameters.partitions);
-    this.passedOver.clear();
     this.single = null;
     this.seed = null;
     this.layoutUnsaved = true;

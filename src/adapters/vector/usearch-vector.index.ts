@@ -69,6 +69,8 @@ export class UsearchVectorIndex {
   private index: UsearchIndex;
   /** Vectors added or removed since the graph was last written. */
   private unsaved = 0;
+  /** Periodic saves that passed over this graph's unsaved changes (see saveIsDue). */
+  private skippedSaves = 0;
 
   private constructor(
     private readonly dir: string,
@@ -169,6 +171,16 @@ export class UsearchVectorIndex {
     return this.unsaved;
   }
 
+  /** Periodic saves that passed over the unsaved changes since the graph was last written. */
+  savesSkipped(): number {
+    return this.skippedSaves;
+  }
+
+  /** A periodic save leaves the unsaved changes for a later one. */
+  skipSave(): void {
+    this.skippedSaves += 1;
+  }
+
   /** Writes the graph if it changed since it was last written; true when it did. */
   save(): boolean {
     if (this.unsaved === 0) return false;
@@ -182,6 +194,7 @@ export class UsearchVectorIndex {
     writeFileSync(join(this.dir, `${META_FILE}.tmp`), JSON.stringify(meta));
     renameSync(join(this.dir, `${META_FILE}.tmp`), join(this.dir, META_FILE));
     this.unsaved = 0;
+    this.skippedSaves = 0;
     return true;
   }
 
@@ -190,6 +203,7 @@ export class UsearchVectorIndex {
     this.index = this.create();
     UsearchVectorIndex.removeFiles(this.dir);
     this.unsaved = 0;
+    this.skippedSaves = 0;
   }
 
   /** Deletes the saved graph in `dir`, if any. */
