@@ -1,13 +1,13 @@
 /**
  * Does a partitioned index route short questions the one graph misses (issue 16)? Embeds the bench corpus's
  * first --messages messages, clusters them (spherical k-means on a sample, --partitions centroids), builds one
- * graph per cluster (M 64 / 64 / 384, i8, --threads inserts) and, for each question, searches the graphs of its
+ * graph per cluster (M --connectivity (64; a list tries each) / --expansion-add 64 / 384, i8, --threads inserts) and, for each question, searches the graphs of its
  * --probes nearest centroids for --candidates each; recall@10 after the exact f32 re-rank of their union, beside
  * the one graph's (built too unless --no-single). --expansions: the partitions' expansion_search values to try.
  *
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --partitions 32 --probes 1,2,4,8 --expansions 64,128,384
  */
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import usearch from 'usearch';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
@@ -23,6 +23,10 @@ const partitions = Number(option('partitions', '32'));
 const probes = option('probes', '1,2,4,8').split(',').map(Number);
 const single = !process.argv.includes('--no-single');
 const expansions = option('expansions', '384').split(',').map(Number);
+const connectivities = option('connectivity', '64').split(',').map(Number);
+const expansionAdd = Number(option('expansion-add', '64'));
+/** Insert as the service does (slices of 512 spread over the partitions) rather than one partition after another. */
+const interleaved = process.argv.includes('--interleaved');
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const matrix = await embedCorpus(embedder, size);
@@ -30,8 +34,9 @@ const { queries, recall } = await recallCheck(embedder, matrix, queryCount);
 const rowOf = (row: number) => matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
 let started: number;
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(2);
-const newGraph = (expansionSearch = 384) => new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos,
-  quantization: usearch.ScalarKind.I8, connectivity: 64, expansion_add: 64, expansion_search: expansionSearch, multi: false });
+const newGraph = (expansionSearch = 384, connectivity = 64) => new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos,
+  quantization: usearch.ScalarKind.I8, connectivity, expansion_add: expansionAdd, expansion_search: expansionSearch, multi: false });
+const p95 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!.toFixed(2);
 function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void {
   const step = 32 * Math.max(1, threads);
   for (let from = 0; from < rows.length; from += step) {
@@ -75,38 +80,57 @@ for (let row = 0; row < size; row += 1) members[Number(owner[row])]!.push(row);
 const sizes = members.map((m) => m.length).sort((a, b) => a - b);
 console.log(`${partitions} partitions in ${((performance.now() - started) / 1000).toFixed(1)} s: sizes min ${sizes[0]} median ${sizes[partitions >> 1]} max ${sizes.at(-1)}`);
 
-started = performance.now();
 let cpu = process.cpuUsage();
-const graphs = members.map((rows) => { const graph = newGraph(); insert(graph, rows); return graph; });
 let used = process.cpuUsage(cpu);
-console.log(`partition graphs built in ${((performance.now() - started) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
-// The saved graph does not hold expansion_search: load each partition's again under every --expansions value.
-const saved = graphs.map((graph, c) => { const file = `${tmpdir()}/partition-probe-${process.pid}-${c}.usearch`; graph.save(file); return file; });
-for (const expansion of expansions) {
-  const searched = saved.map((file) => { const graph = newGraph(expansion); graph.load(file); return graph; });
-  for (const probe of probes) {
-    const times: number[] = [];
-    const per = queries.map((query, q) => {
-      const t = performance.now();
-      const nearest = nearestCentroid(query, 1, probe).keys;
-      const pool: number[] = [];
-      for (const c of nearest) pool.push(...keysOf(searched[Number(c)]!, query, candidates));
-      times.push(performance.now() - t);
-      return recall(q, pool);
-    });
-    console.log(`expansion ${expansion}, ${probe} of ${partitions} partitions x ${candidates}: recall@10 ${mean(per).toFixed(3)}, ` +
-      `under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} ms`);
-  }
-}
-for (const file of saved) rmSync(file, { force: true });
-
-if (single) {
+for (const connectivity of connectivities) {
   started = performance.now();
   cpu = process.cpuUsage();
-  const graph = newGraph();
+  const graphs = members.map(() => newGraph(384, connectivity));
+  if (interleaved) {
+    // As the service does: slices of 512 in arrival order, each partition's share of a slice in one add.
+    for (let from = 0; from < size; from += 512) {
+      const share: number[][] = Array.from({ length: partitions }, () => []);
+      for (let row = from; row < Math.min(size, from + 512); row += 1) share[Number(owner[row])]!.push(row);
+      share.forEach((rows, c) => { if (rows.length > 0) insert(graphs[c]!, rows); });
+    }
+  } else {
+    members.forEach((rows, c) => insert(graphs[c]!, rows));
+  }
+  used = process.cpuUsage(cpu);
+  // The saved graph does not hold expansion_search: load each partition's again under every --expansions value.
+  const saved = graphs.map((graph, c) => { const file = `${tmpdir()}/partition-probe-${process.pid}-${c}.usearch`; graph.save(file); return file; });
+  const bytes = saved.reduce((sum, file) => sum + statSync(file).size, 0);
+  console.log(`M ${connectivity}: partition graphs built in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
+    `${((used.user + used.system) / size).toFixed(0)} µs CPU a vector, ${(bytes / 2 ** 20).toFixed(0)} MiB saved`);
+  for (const expansion of expansions) {
+    const searched = saved.map((file) => { const graph = newGraph(expansion, connectivity); graph.load(file); return graph; });
+    for (const probe of probes) {
+      for (const round of [0, 1]) {
+        const times: number[] = [];
+        const per = queries.map((query, q) => {
+          const t = performance.now();
+          const nearest = nearestCentroid(query, 1, probe).keys;
+          const pool: number[] = [];
+          for (const c of nearest) pool.push(...keysOf(searched[Number(c)]!, query, candidates));
+          times.push(performance.now() - t);
+          return recall(q, pool);
+        });
+        if (round === 0) continue; // the first round warms the graphs' pages
+        console.log(`M ${connectivity}, expansion ${expansion}, ${probe} of ${partitions} partitions x ${candidates}: recall@10 ${mean(per).toFixed(3)}, ` +
+          `under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} p95 ${p95(times)} ms`);
+      }
+    }
+  }
+  for (const file of saved) rmSync(file, { force: true });
+}
+
+for (const connectivity of single ? connectivities : []) {
+  started = performance.now();
+  cpu = process.cpuUsage();
+  const graph = newGraph(384, connectivity);
   insert(graph, Array.from({ length: size }, (_, row) => row));
   used = process.cpuUsage(cpu);
-  console.log(`one graph built in ${((performance.now() - started) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
+  console.log(`M ${connectivity}: one graph built in ${((performance.now() - started) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
   const times: number[] = [];
   const per = queries.map((query, q) => {
     const t = performance.now();
@@ -114,5 +138,5 @@ if (single) {
     times.push(performance.now() - t);
     return recall(q, pool);
   });
-  console.log(`one graph x ${candidates}: recall@10 ${mean(per).toFixed(3)}, under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} ms`);
+  console.log(`M ${connectivity}: one graph x ${candidates}: recall@10 ${mean(per).toFixed(3)}, under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} ms`);
 }

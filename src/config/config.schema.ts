@@ -138,7 +138,7 @@ export const ConfigSchema = Type.Object({
     /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
     exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
     /** SQLite: the HNSW graph's M. A saved graph keeps the M it was built with; a new or rebuilt one takes this (docs/performance.md). */
-    index_connectivity: Type.Integer({ default: 64, minimum: 2, maximum: 256 }),
+    index_connectivity: Type.Integer({ default: 24, minimum: 2, maximum: 256 }),
     /** SQLite: candidates explored per insert (most of the indexing cost). */
     index_expansion_add: Type.Integer({ default: 64, minimum: 1, maximum: 4096 }),
     /** SQLite: candidates explored per search (at least the candidates a search asks for). */

@@ -54,7 +54,7 @@ describe('HNSW graph parameters', () => {
     }
   });
 
-  test('the defaults are the measured M 64 / expansion_add 64 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
+  test('the defaults are the measured M 24 / expansion_add 64 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
