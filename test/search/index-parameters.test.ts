@@ -65,6 +65,8 @@ describe('HNSW graph parameters', () => {
       DEFAULT_HNSW_PARAMETERS,
     );
     assert.equal(DEFAULT_HNSW_PARAMETERS.quantization, 'i8');
+    // docs/configuration.md documents M 24; a partition graph holds one region (docs/performance.md, session 16).
+    assert.equal(DEFAULT_HNSW_PARAMETERS.connectivity, 24);
   });
 
   test('index_partitions or index_probes out of 1-1024 is refused at start-up', () => {
