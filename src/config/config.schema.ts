@@ -140,7 +140,7 @@ export const ConfigSchema = Type.Object({
     /** SQLite: the HNSW graph's M. A saved graph keeps the M it was built with; a new or rebuilt one takes this (docs/performance.md). */
     index_connectivity: Type.Integer({ default: 24, minimum: 2, maximum: 256 }),
     /** SQLite: candidates explored per insert (most of the indexing cost). */
-    index_expansion_add: Type.Integer({ default: 64, minimum: 1, maximum: 4096 }),
+    index_expansion_add: Type.Integer({ default: 40, minimum: 1, maximum: 4096 }),
     /** SQLite: candidates explored per search (at least the candidates a search asks for). */
     index_expansion_search: Type.Integer({ default: 384, minimum: 1, maximum: 4096 }),
     /** SQLite: how the graph stores vectors (i8 or f16); the stored f32 vectors re-rank either exactly. A saved graph keeps its own. */

@@ -54,7 +54,7 @@ describe('HNSW graph parameters', () => {
     }
   });
 
-  test('the defaults are the measured M 24 / expansion_add 64 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
+  test('the defaults are the measured M 24 / expansion_add 40 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
@@ -65,8 +65,9 @@ describe('HNSW graph parameters', () => {
       DEFAULT_HNSW_PARAMETERS,
     );
     assert.equal(DEFAULT_HNSW_PARAMETERS.quantization, 'i8');
-    // docs/configuration.md documents M 24; a partition graph holds one region (docs/performance.md, session 16).
+    // docs/configuration.md documents M 24 and expansion_add 40; a partition graph holds one region (docs/performance.md, session 16).
     assert.equal(DEFAULT_HNSW_PARAMETERS.connectivity, 24);
+    assert.equal(DEFAULT_HNSW_PARAMETERS.expansionAdd, 40);
   });
 
   test('index_partitions or index_probes out of 1-1024 is refused at start-up', () => {
