@@ -1,15 +1,19 @@
 /**
  * Does a partitioned index route short questions the one graph misses (issue 16)? Embeds the bench corpus's
  * first --messages messages, clusters them (spherical k-means on a sample, --partitions centroids), builds one
- * graph per cluster (M --connectivity (64; a list tries each) / --expansion-add 64 / 384, i8, --threads inserts) and, for each question, searches the graphs of its
- * --probes nearest centroids for --candidates each; recall@10 after the exact f32 re-rank of their union, beside
- * the one graph's (built too unless --no-single). --expansions: the partitions' expansion_search values to try.
+ * graph per cluster (i8, --threads inserts; M and expansion_add the service's unless --connectivity, a list tried
+ * in turn, and --expansion-add say) and, for each question, searches the graphs of its --probes nearest
+ * centroids for --candidates each; recall@10 after the exact f32 re-rank of their union, beside the one graph's
+ * (built too unless --no-single). --expansions: the partitions' expansion_search values to try. Searches are
+ * timed on the second of two rounds. --interleaved inserts as the service does rather than a partition at a time.
  *
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --partitions 32 --probes 1,2,4,8 --expansions 64,128,384
+ *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --probes 6 --expansions 64 --connectivity 16,24,32,64 --no-single
  */
 import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import usearch from 'usearch';
+import { DEFAULT_HNSW_PARAMETERS } from '../src/adapters/vector/usearch-vector.index.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { DIMENSION, embedCorpus, mean, recallCheck } from './lib/corpus-vectors.js';
@@ -23,20 +27,24 @@ const partitions = Number(option('partitions', '32'));
 const probes = option('probes', '1,2,4,8').split(',').map(Number);
 const single = !process.argv.includes('--no-single');
 const expansions = option('expansions', '384').split(',').map(Number);
-const connectivities = option('connectivity', '64').split(',').map(Number);
-const expansionAdd = Number(option('expansion-add', '64'));
-/** Insert as the service does (slices of 512 spread over the partitions) rather than one partition after another. */
+// Without --connectivity, the service's: partitionConnectivity for the partitions, connectivity for the one graph.
+const connectivities = option('connectivity', String(DEFAULT_HNSW_PARAMETERS.partitionConnectivity)).split(',').map(Number);
+const singleConnectivities = process.argv.includes('--connectivity') ? connectivities : [DEFAULT_HNSW_PARAMETERS.connectivity];
+const expansionAdd = Number(option('expansion-add', String(DEFAULT_HNSW_PARAMETERS.expansionAdd)));
+/** Insert as the service does (slices spread over the partitions) rather than one partition after another. */
 const interleaved = process.argv.includes('--interleaved');
+/** The index thread's slice of waiting vectors when partitioned (PARTITIONED_ADD_SLICE, usearch-index.worker.ts). */
+const SERVICE_SLICE = 512;
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const matrix = await embedCorpus(embedder, size);
 const { queries, recall } = await recallCheck(embedder, matrix, queryCount);
 const rowOf = (row: number) => matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
-let started: number;
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(2);
-const newGraph = (expansionSearch = 384, connectivity = 64) => new usearch.Index({ dimensions: DIMENSION, metric: usearch.MetricKind.Cos,
-  quantization: usearch.ScalarKind.I8, connectivity, expansion_add: expansionAdd, expansion_search: expansionSearch, multi: false });
 const p95 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!.toFixed(2);
+const newGraph = (expansionSearch: number, connectivity: number) => new usearch.Index({ dimensions: DIMENSION,
+  metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8, connectivity, expansion_add: expansionAdd,
+  expansion_search: expansionSearch, multi: false });
 function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void {
   const step = 32 * Math.max(1, threads);
   for (let from = 0; from < rows.length; from += step) {
@@ -50,7 +58,7 @@ const keysOf = (graph: InstanceType<typeof usearch.Index>, query: Float32Array, 
   Array.from((graph.search(query, n, 1) as { keys: BigUint64Array }).keys, Number);
 
 // Spherical k-means on an even sample: assignment by usearch's exact cosine search, centroids renormalized.
-started = performance.now();
+const started = performance.now();
 const sampleSize = Math.min(size, partitions * 500);
 const sample = new Float32Array(sampleSize * DIMENSION);
 // --sample first: the first vectors, as the service learns its partitions; even (default): spread over all.
@@ -80,63 +88,58 @@ for (let row = 0; row < size; row += 1) members[Number(owner[row])]!.push(row);
 const sizes = members.map((m) => m.length).sort((a, b) => a - b);
 console.log(`${partitions} partitions in ${((performance.now() - started) / 1000).toFixed(1)} s: sizes min ${sizes[0]} median ${sizes[partitions >> 1]} max ${sizes.at(-1)}`);
 
-let cpu = process.cpuUsage();
-let used = process.cpuUsage(cpu);
+/** Runs `build` and says how long it took and how much CPU it used a vector. */
+function timedBuild(label: string, build: () => void): void {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  build();
+  const used = process.cpuUsage(cpu);
+  console.log(`${label} built in ${((performance.now() - wall) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
+}
+
+/** Recall@10 of each question's pool and the time to gather it, from the second of two rounds (the first warms the pages). */
+function timedSearches(pool: (query: Float32Array) => number[]): string {
+  let times: number[] = [];
+  let per: number[] = [];
+  for (let round = 0; round < 2; round += 1) {
+    times = [];
+    per = queries.map((query, q) => {
+      const t = performance.now();
+      const found = pool(query);
+      times.push(performance.now() - t);
+      return recall(q, found);
+    });
+  }
+  return `recall@10 ${mean(per).toFixed(3)}, under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} p95 ${p95(times)} ms`;
+}
+
 for (const connectivity of connectivities) {
-  started = performance.now();
-  cpu = process.cpuUsage();
   const graphs = members.map(() => newGraph(384, connectivity));
-  if (interleaved) {
-    // As the service does: slices of 512 in arrival order, each partition's share of a slice in one add.
-    for (let from = 0; from < size; from += 512) {
+  timedBuild(`M ${connectivity}: partition graphs`, () => {
+    if (!interleaved) return members.forEach((rows, c) => insert(graphs[c]!, rows));
+    // As the service does: slices in arrival order, each partition's share of a slice in one add.
+    for (let from = 0; from < size; from += SERVICE_SLICE) {
       const share: number[][] = Array.from({ length: partitions }, () => []);
-      for (let row = from; row < Math.min(size, from + 512); row += 1) share[Number(owner[row])]!.push(row);
+      for (let row = from; row < Math.min(size, from + SERVICE_SLICE); row += 1) share[Number(owner[row])]!.push(row);
       share.forEach((rows, c) => { if (rows.length > 0) insert(graphs[c]!, rows); });
     }
-  } else {
-    members.forEach((rows, c) => insert(graphs[c]!, rows));
-  }
-  used = process.cpuUsage(cpu);
+  });
   // The saved graph does not hold expansion_search: load each partition's again under every --expansions value.
   const saved = graphs.map((graph, c) => { const file = `${tmpdir()}/partition-probe-${process.pid}-${c}.usearch`; graph.save(file); return file; });
-  const bytes = saved.reduce((sum, file) => sum + statSync(file).size, 0);
-  console.log(`M ${connectivity}: partition graphs built in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
-    `${((used.user + used.system) / size).toFixed(0)} µs CPU a vector, ${(bytes / 2 ** 20).toFixed(0)} MiB saved`);
+  console.log(`M ${connectivity}: ${(saved.reduce((sum, file) => sum + statSync(file).size, 0) / 2 ** 20).toFixed(0)} MiB saved`);
   for (const expansion of expansions) {
     const searched = saved.map((file) => { const graph = newGraph(expansion, connectivity); graph.load(file); return graph; });
     for (const probe of probes) {
-      for (const round of [0, 1]) {
-        const times: number[] = [];
-        const per = queries.map((query, q) => {
-          const t = performance.now();
-          const nearest = nearestCentroid(query, 1, probe).keys;
-          const pool: number[] = [];
-          for (const c of nearest) pool.push(...keysOf(searched[Number(c)]!, query, candidates));
-          times.push(performance.now() - t);
-          return recall(q, pool);
-        });
-        if (round === 0) continue; // the first round warms the graphs' pages
-        console.log(`M ${connectivity}, expansion ${expansion}, ${probe} of ${partitions} partitions x ${candidates}: recall@10 ${mean(per).toFixed(3)}, ` +
-          `under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} p95 ${p95(times)} ms`);
-      }
+      const result = timedSearches((query) =>
+        Array.from(nearestCentroid(query, 1, probe).keys, (c) => keysOf(searched[Number(c)]!, query, candidates)).flat());
+      console.log(`M ${connectivity}, expansion ${expansion}, ${probe} of ${partitions} partitions x ${candidates}: ${result}`);
     }
   }
   for (const file of saved) rmSync(file, { force: true });
 }
 
-for (const connectivity of single ? connectivities : []) {
-  started = performance.now();
-  cpu = process.cpuUsage();
+for (const connectivity of single ? singleConnectivities : []) {
   const graph = newGraph(384, connectivity);
-  insert(graph, Array.from({ length: size }, (_, row) => row));
-  used = process.cpuUsage(cpu);
-  console.log(`M ${connectivity}: one graph built in ${((performance.now() - started) / 1000).toFixed(1)} s, ${((used.user + used.system) / size).toFixed(0)} µs CPU a vector`);
-  const times: number[] = [];
-  const per = queries.map((query, q) => {
-    const t = performance.now();
-    const pool = keysOf(graph, query, candidates);
-    times.push(performance.now() - t);
-    return recall(q, pool);
-  });
-  console.log(`M ${connectivity}: one graph x ${candidates}: recall@10 ${mean(per).toFixed(3)}, under 0.5: ${per.filter((r) => r < 0.5).length}, search p50 ${p50(times)} ms`);
+  timedBuild(`M ${connectivity}: one graph`, () => insert(graph, Array.from({ length: size }, (_, row) => row)));
+  console.log(`M ${connectivity}: one graph x ${candidates}: ${timedSearches((query) => keysOf(graph, query, candidates))}`);
 }
