@@ -18,6 +18,7 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
     exactMaxCandidates: config.search.exact_max_candidates,
     indexParameters: {
       connectivity: config.search.index_connectivity,
+      partitionConnectivity: config.search.index_partition_connectivity,
       expansionAdd: config.search.index_expansion_add,
       expansionSearch: config.search.index_expansion_search,
       quantization: config.search.index_quantization,

@@ -165,6 +165,8 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_STORE: 'memcached' } }, /rate_limit\.store/);
     // The limits the settings added with the index, search signals, recovery probe and health cache carry.
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '1' } }, /search\.index_connectivity/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '1' } }, /search\.index_partition_connectivity/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '257' } }, /search\.index_partition_connectivity/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '0' } }, /search\.index_expansion_add/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '5000' } }, /search\.index_expansion_search/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_TIME_WEIGHT: '-1' } }, /search\.time_weight/);

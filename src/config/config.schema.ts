@@ -137,9 +137,11 @@ export const ConfigSchema = Type.Object({
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
     /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
     exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
-    /** SQLite: the HNSW graph's M. A saved graph keeps the M it was built with; a new or rebuilt one takes this (docs/performance.md). */
-    index_connectivity: Type.Integer({ default: 24, minimum: 2, maximum: 256 }),
-    /** SQLite: candidates explored per insert (most of the indexing cost). */
+    /** SQLite: M of one graph holding every vector (a small store's, or with index_partitions: 1). A saved graph keeps its own (docs/performance.md). */
+    index_connectivity: Type.Integer({ default: 64, minimum: 2, maximum: 256 }),
+    /** SQLite: M of each partition graph (one region of the vectors). A saved graph keeps its own. */
+    index_partition_connectivity: Type.Integer({ default: 24, minimum: 2, maximum: 256 }),
+    /** SQLite: candidates explored per insert (most of the indexing cost). Not saved with a graph: existing graphs take it for their next inserts. */
     index_expansion_add: Type.Integer({ default: 40, minimum: 1, maximum: 4096 }),
     /** SQLite: candidates explored per search (at least the candidates a search asks for). */
     index_expansion_search: Type.Integer({ default: 384, minimum: 1, maximum: 4096 }),

@@ -35,7 +35,8 @@ describe('HNSW graph parameters', () => {
     const config = loadConfig({
       file: join(dir, 'absent.yaml'),
       env: {
-        MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50',
+        MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '12',
+        MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50',
         MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f16', MEMSVC_SEARCH_INDEX_PARTITIONS: '4', MEMSVC_SEARCH_INDEX_PROBES: '2',
       },
       overrides: { server: { data_dir: join(dir, 'env') } },
@@ -47,26 +48,36 @@ describe('HNSW graph parameters', () => {
       assert.ok(index instanceof ThreadedVectorIndex);
       // An empty index is one graph until it has 4 x 512 vectors to learn its partitions from.
       assert.deepEqual(await index.graphParameters(),
-        { connectivity: 8, expansionAdd: 40, expansionSearch: 50, quantization: 'f16', partitions: 1, probes: 2 });
+        { connectivity: 8, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, quantization: 'f16', partitions: 1, probes: 2 });
+      // Once it has them, the partition graphs are built with the partitions' M.
+      const many = Array.from({ length: 4 * 512 + 100 }, (_, i) => i + 1);
+      await index.add(many, many.map(vectorOf));
+      await index.flush();
+      assert.deepEqual(await index.graphParameters(),
+        { connectivity: 12, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, quantization: 'f16', partitions: 4, probes: 2 });
+      assert.equal((await index.search(vectorOf(1234), 1))[0]?.key, 1234);
     } finally {
       await index.close();
       await storage.close();
     }
   });
 
-  test('the defaults are the measured M 24 / expansion_add 40 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
+  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384, i8, 32 partitions, 6 probes', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
-        connectivity: search.index_connectivity, expansionAdd: search.index_expansion_add,
+        connectivity: search.index_connectivity, partitionConnectivity: search.index_partition_connectivity,
+        expansionAdd: search.index_expansion_add,
         expansionSearch: search.index_expansion_search, quantization: search.index_quantization,
         partitions: search.index_partitions, probes: search.index_probes,
       },
       DEFAULT_HNSW_PARAMETERS,
     );
     assert.equal(DEFAULT_HNSW_PARAMETERS.quantization, 'i8');
-    // docs/configuration.md documents M 24 and expansion_add 40; a partition graph holds one region (docs/performance.md, session 16).
-    assert.equal(DEFAULT_HNSW_PARAMETERS.connectivity, 24);
+    // docs/configuration.md documents M 64 for one graph, 24 for a partition (it holds one region) and expansion_add 40
+    // (docs/performance.md, session 16).
+    assert.equal(DEFAULT_HNSW_PARAMETERS.connectivity, 64);
+    assert.equal(DEFAULT_HNSW_PARAMETERS.partitionConnectivity, 24);
     assert.equal(DEFAULT_HNSW_PARAMETERS.expansionAdd, 40);
   });
 
@@ -141,7 +152,7 @@ describe('HNSW graph parameters', () => {
 
   test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
-    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16', partitions: 1, probes: 1 });
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, partitionConnectivity: 32, expansionAdd: 200, expansionSearch: 128, quantization: 'f16', partitions: 1, probes: 1 });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
     await old.flush();

@@ -306,13 +306,14 @@ const SHARE_HEADROOM = 3;
 const SHARE_FLOOR = 128;
 
 /**
- * One graph per partition, under dir/partitions/<n>. Each probed partition gets an equal share of the configured
- * search effort (usearch explores at least the k it is asked for).
+ * One graph per partition, under dir/partitions/<n>, of the partitions' M. Each probed partition gets an equal
+ * share of the configured search effort (usearch explores at least the k it is asked for).
  */
 function openPartitions(dir: string, model: string, dimension: number, parameters: HnswParameters, count: number): UsearchVectorIndex[] {
   const expansionSearch = Math.max(1, Math.ceil(parameters.expansionSearch / Math.max(1, parameters.probes)));
   return Array.from({ length: count },
-    (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension, { ...parameters, expansionSearch }).index);
+    (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension,
+      { ...parameters, connectivity: parameters.partitionConnectivity, expansionSearch }).index);
 }
 
 function partitionDir(dir: string, partition: number): string {

@@ -31,8 +31,13 @@ function savedQuantization(meta: IndexMeta): IndexQuantization | null {
 
 /** HNSW graph parameters (config search.index_*). */
 export interface HnswParameters {
-  /** M: neighbours a node keeps. A saved graph keeps the M it was built with; a new or rebuilt graph takes this one. */
+  /**
+   * M (neighbours a node keeps) of one graph holding every vector: a store's first graph while it seeds, or its only
+   * one with `partitions: 1`. A saved graph keeps the M it was built with; a new or rebuilt graph takes this one.
+   */
   connectivity: number;
+  /** M of each partition graph (one region of the vector space), which routes as well with fewer neighbours. */
+  partitionConnectivity: number;
   /** Candidates explored while inserting: the bulk of an insert's cost. */
   expansionAdd: number;
   /** Candidates explored while searching (at least the number of results asked for). */
@@ -46,23 +51,24 @@ export interface HnswParameters {
 }
 
 /**
- * Measured at 99,000 stored vectors with 100 questions (docs/performance.md, scripts/hnsw-params-probe.ts),
- * 116 candidates re-ranked exactly: expansion_add 64 reached recall@10 0.985 against exact search at 0.4 of
- * the insert CPU of expansion_add 200 (one graph, M 64). i8 rather than f16 (119,000 vectors, same questions):
- * inserts at 0.57 of the CPU, saves 1,300 rather than 2,068 bytes a vector and searches faster, at recall 0.994
- * rather than 0.986; the exact re-rank makes its coarser scores harmless. That saving pays for expansion_search 384 rather than
- * 128: on the scale bench's harder questions at 170,000 vectors, recall 0.943 rather than 0.893.
- * M 24 rather than 64 (session 16, `scripts/graph-partition-probe.ts --connectivity 16,24,32,64`): a partition
- * holds one region, so a sparser graph routes as well. At 1,000,000 vectors, 6 of 32 partitions: recall@10
- * 0.979 against 0.978, search p50 6.3 against 7.6 ms, 935 against 1,240 MiB of graphs. M 16 searched faster
- * still (5.6 ms) but lost recall in the seeding graph of 16,384 (0.967 against 0.982; M 24: 0.980), which is
- * all a small store ever has. One graph of 100,000 (`partitions: 1`) wants more: M 16 gave 0.950 there.
- * expansion_add 40 rather than 64 (session 16, same probe, M 24): 158 rather than 269 µs of CPU an insert at
- * 1,000,000 vectors for recall@10 0.976 rather than 0.979; 0.980 / 0.979 at 100,000 and 0.983 / 0.980 in the
- * seeding graph of 16,384.
+ * Measured at 99,000 stored vectors with 100 questions (docs/performance.md, scripts/hnsw-params-probe.ts), 116
+ * candidates re-ranked exactly, one graph: M 64 / expansion_add 64 reached recall@10 0.985 against exact search at
+ * 0.4 of the insert CPU of M 32 / 200 (0.978); M 16 / 64 gave 0.950. The seeding graph (up to 16,384 vectors)
+ * needs M 64 too: at 12,000-16,384 vectors M 24 gave 0.958-0.974 over builds, M 64 0.989-1.000.
+ * i8 rather than f16 (119,000 vectors, same questions): inserts at 0.57 of the CPU, saves 1,300 rather than 2,068
+ * bytes a vector and searches faster, at recall 0.994 rather than 0.986; the exact re-rank makes its coarser
+ * scores harmless. That saving pays for expansion_search 384 rather than 128: on the scale bench's harder
+ * questions at 170,000 vectors, recall 0.943 rather than 0.893.
+ * Partitioned (session 16, `scripts/graph-partition-probe.ts --connectivity 16,24,32,64 [--expansion-add 40]`),
+ * each graph holds one region, so a sparser one routes as well. At 1,000,000 vectors, 6 of 32 partitions:
+ * - partition M 24 rather than 64: recall@10 0.979 against 0.978, search p50 6.3 against 7.6 ms, 935 against
+ *   1,240 MiB (M 16: 0.977, 5.6 ms); every M gave 0.979-0.981 at 100,000.
+ * - expansion_add 40 rather than 64 (at M 24): 158 rather than 269 µs of CPU an insert for recall@10 0.976
+ *   rather than 0.979; 0.980 / 0.979 at 100,000.
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
-  connectivity: 24, expansionAdd: 40, expansionSearch: 384, quantization: 'i8', partitions: 32, probes: 6,
+  connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, quantization: 'i8', partitions: 32,
+  probes: 6,
 };
 
 /**
