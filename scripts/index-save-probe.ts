@@ -5,11 +5,11 @@
  *
  *   npx tsx scripts/index-save-probe.ts --data-dir <dir>/scale/store [--graphs 8]
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import usearch from 'usearch';
-import { SCALAR_KINDS, type IndexQuantization } from '../src/adapters/vector/usearch-vector.index.js';
+import { SCALAR_KINDS, UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
 import { option } from './lib/probe-options.js';
 
 const root = join(option('data-dir', ''), 'vectors', 'partitions');
@@ -20,13 +20,14 @@ const timings: number[] = [];
 let bytes = 0;
 try {
   for (const name of graphs) {
-    // The graph's own dimension and quantization, as the service reads them (graphs saved before quantization was recorded are f16).
-    const meta = JSON.parse(readFileSync(join(root, name, 'vectors.meta.json'), 'utf8')) as { dimension: number; quantization?: IndexQuantization };
+    // The graph's own dimension and quantization, as the service reads them.
+    const graph = UsearchVectorIndex.savedGraph(join(root, name));
+    if (!graph) throw new Error(`${join(root, name)} holds no readable graph`);
     const index = new usearch.Index({
-      dimensions: meta.dimension, metric: usearch.MetricKind.Cos, quantization: SCALAR_KINDS[meta.quantization ?? 'f16'],
+      dimensions: graph.dimension, metric: usearch.MetricKind.Cos, quantization: SCALAR_KINDS[graph.quantization],
       connectivity: 0, expansion_add: 0, expansion_search: 0, multi: false,
     });
-    index.load(join(root, name, 'vectors.usearch'));
+    index.load(graph.file);
     const target = join(scratch, `${name}.usearch`);
     const started = performance.now();
     index.save(target);

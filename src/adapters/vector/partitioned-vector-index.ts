@@ -210,7 +210,7 @@ export class PartitionedVectorIndex {
    */
   *saveInSteps(scope: SaveScope = 'every-change'): Generator<void, void, void> {
     if (this.single) {
-      if (this.seed || this.due(this.single, scope === 'every-change')) this.single.save();
+      if (this.seed || this.writesNow(this.single, scope === 'every-change')) this.single.save();
       if (this.seed && this.seedDirty) this.seed.save(join(this.dir, SEED_FILE));
       this.seedDirty = false;
       return;
@@ -220,7 +220,7 @@ export class PartitionedVectorIndex {
     const everything = scope === 'every-change' || this.layoutUnsaved;
     for (const graph of partitions) {
       if (this.partitions !== partitions) return;
-      if (this.due(graph, everything) && graph.save()) yield;
+      if (this.writesNow(graph, everything) && graph.save()) yield;
     }
     if (this.partitions !== partitions || !this.layoutUnsaved) return;
     const dir = join(this.dir, PARTITIONS_DIR);
@@ -232,8 +232,11 @@ export class PartitionedVectorIndex {
     this.layoutUnsaved = false;
   }
 
-  /** Whether a save writes `graph` now: it changed, and everything is written or its changes are due (else it is passed over). */
-  private due(graph: UsearchVectorIndex, everything: boolean): boolean {
+  /**
+   * Whether this save writes `graph`: it changed, and everything is written or its changes are due. A changed
+   * graph it does not write is counted as passed over (so call it once per graph and save).
+   */
+  private writesNow(graph: UsearchVectorIndex, everything: boolean): boolean {
     const changes = graph.unsavedChanges();
     if (changes === 0) return false;
     if (everything || saveIsDue(changes, graph.size(), graph.savesSkipped())) return true;

@@ -105,19 +105,29 @@ export class UsearchVectorIndex {
     dir: string, model: string, dimension: number, parameters: HnswParameters = DEFAULT_HNSW_PARAMETERS,
   ): { index: UsearchVectorIndex; loaded: boolean } {
     mkdirSync(dir, { recursive: true });
-    const meta = readMeta(join(dir, META_FILE));
-    // A meta file naming a quantization this version does not know is as unreadable as a damaged graph.
-    const quantization = meta && savedQuantization(meta);
-    if (meta && quantization && meta.model === model && meta.dimension === dimension && existsSync(join(dir, INDEX_FILE))) {
-      const saved = new UsearchVectorIndex(dir, model, dimension, parameters, quantization);
+    const graph = UsearchVectorIndex.savedGraph(dir);
+    if (graph && graph.model === model && graph.dimension === dimension) {
+      const saved = new UsearchVectorIndex(dir, model, dimension, parameters, graph.quantization);
       try {
-        saved.index.load(join(dir, INDEX_FILE));
+        saved.index.load(graph.file);
         return { index: saved, loaded: true };
       } catch {
         // Unreadable: start again with the configured parameters; the owner re-adds the stored vectors.
       }
     }
     return { index: new UsearchVectorIndex(dir, model, dimension, parameters), loaded: false };
+  }
+
+  /**
+   * The graph saved in `dir`, as its meta file describes it; null without one, or when the meta file names a
+   * quantization this version does not know (as unreadable as a damaged graph).
+   */
+  static savedGraph(dir: string): { file: string; model: string; dimension: number; quantization: IndexQuantization } | null {
+    const meta = readMeta(join(dir, META_FILE));
+    const quantization = meta && savedQuantization(meta);
+    const file = join(dir, INDEX_FILE);
+    if (!meta || !quantization || !existsSync(file)) return null;
+    return { file, model: meta.model, dimension: meta.dimension, quantization };
   }
 
   private create(): UsearchIndex {
