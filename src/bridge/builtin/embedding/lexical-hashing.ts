@@ -1,11 +1,19 @@
+/** FNV-1a's 32-bit offset basis: the hash of the empty string. */
+export const FNV_OFFSET = 0x811c9dc5;
+
+/** FNV-1a state `hash` carried on over the UTF-16 code units of `text` (unsigned 32-bit). */
+export function fnvExtend(hash: number, text: string): number {
+  let state = hash;
+  for (let i = 0; i < text.length; i += 1) {
+    state ^= text.charCodeAt(i);
+    state = Math.imul(state, 0x01000193);
+  }
+  return state >>> 0;
+}
+
 /** 32-bit FNV-1a over UTF-16 code units: tiny, deterministic across platforms and runs. */
 export function hashFeature(feature: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i += 1) {
-    hash ^= feature.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
+  return fnvExtend(FNV_OFFSET, feature);
 }
 
 /**
@@ -14,7 +22,11 @@ export function hashFeature(feature: string): number {
  * expectation instead of inflating similarity.
  */
 export function addHashedFeature(target: Float32Array, offset: number, length: number, feature: string, weight: number): void {
-  const hash = hashFeature(feature);
+  addHashed(target, offset, length, hashFeature(feature), weight);
+}
+
+/** addHashedFeature for a feature already hashed. */
+export function addHashed(target: Float32Array, offset: number, length: number, hash: number, weight: number): void {
   const bucket = offset + (hash % length);
   target[bucket]! += hash & 0x80000000 ? -weight : weight;
 }

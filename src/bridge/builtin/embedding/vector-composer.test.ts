@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createVectorComposer, DEFAULT_RECIPE, sifWeight } from './vector-composer.js';
+import { createVectorComposer, DEFAULT_RECIPE, normalizeInPlace, sifWeight, type EmbeddingRecipe } from './vector-composer.js';
+import { addHashedFeature, charNgrams } from './lexical-hashing.js';
+import { STOPWORDS, stemWord, tokenizeWords } from './text-tokenizer.js';
 import type { WordVectors } from './word-vector-cache.js';
 
 /** Hand-made 4-d "GloVe": car and automobile point the same way, banana elsewhere. */
@@ -51,4 +53,52 @@ test('SIF weight falls with word frequency', () => {
 
 test('a recipe without room for lexical features is rejected', () => {
   assert.throws(() => createVectorComposer(fakeWordVectors(), { ...DEFAULT_RECIPE, dimension: 4 }));
+});
+
+/** The composition as defined, every feature worked out at each occurrence (what the composer's per-word cache must equal). */
+function composeByDefinition(wordVectors: WordVectors, recipe: EmbeddingRecipe, text: string): Float32Array {
+  const out = new Float32Array(recipe.dimension);
+  const dense = out.subarray(0, wordVectors.dimension);
+  const lexical = out.subarray(wordVectors.dimension);
+  const lexicalDims = recipe.dimension - wordVectors.dimension;
+  const words = tokenizeWords(text);
+  let previousStem: string | null = null;
+  let contentCount = 0;
+  for (const word of words) {
+    const rank = wordVectors.indexOf(word);
+    const stop = STOPWORDS.has(word);
+    const weight = sifWeight(rank < 0 ? wordVectors.size : rank, recipe.sifA);
+    if (rank >= 0 && (!stop || recipe.denseStopwords)) wordVectors.addScaled(rank, weight, dense);
+    if (stop) continue;
+    contentCount += 1;
+    const stem = stemWord(word);
+    addHashedFeature(lexical, 0, lexicalDims, `u:${stem}`, recipe.unigramWeight * weight);
+    if (previousStem !== null) addHashedFeature(lexical, 0, lexicalDims, `b:${previousStem} ${stem}`, recipe.bigramWeight * weight);
+    const grams = charNgrams(word, recipe.charNgramSize);
+    for (const gram of grams) addHashedFeature(lexical, 0, lexicalDims, `c:${gram}`, (recipe.charNgramWeight * weight) / Math.sqrt(grams.length));
+    previousStem = stem;
+  }
+  if (contentCount === 0) {
+    for (const word of words) addHashedFeature(lexical, 0, lexicalDims, `u:${word}`, 1);
+    if (words.length === 0) addHashedFeature(lexical, 0, lexicalDims, 'empty', 1);
+  }
+  normalizeInPlace(dense);
+  normalizeInPlace(lexical);
+  for (let d = 0; d < dense.length; d += 1) dense[d]! *= Math.sqrt(recipe.denseShare);
+  for (let d = 0; d < lexical.length; d += 1) lexical[d]! *= Math.sqrt(1 - recipe.denseShare);
+  return normalizeInPlace(out);
+}
+
+test('vectors equal the composition worked out word by word, bit for bit, however often a word comes back', () => {
+  const recipe = { ...DEFAULT_RECIPE, dimension: 64, removeCommonComponent: false };
+  const texts = [
+    'I drive a car', 'I drive a car, then the car drives me', 'Automobile, automobile, AUTOMOBILE!',
+    'Café déjà vu: naïve résumé', 'the the the', '', '?!', 'Zyxwvut qwerty zyxwvut', 'painting sunrises at dawn',
+    'banana drive banana car banana', '日本語のテキスト and 123 numbers',
+  ];
+  // One composer for every text, so later texts meet words the earlier ones already brought in.
+  const shared = createVectorComposer(fakeWordVectors(), recipe);
+  for (const text of [...texts, ...texts]) {
+    assert.deepEqual(shared.compose(text), composeByDefinition(fakeWordVectors(), recipe, text), text);
+  }
 });

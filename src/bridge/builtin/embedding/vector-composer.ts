@@ -1,5 +1,6 @@
-import { addHashedFeature, charNgrams } from './lexical-hashing.js';
-import { STOPWORDS, stemWord, tokenizeWords } from './text-tokenizer.js';
+import { addHashed, addHashedFeature, fnvExtend } from './lexical-hashing.js';
+import { tokenizeWords } from './text-tokenizer.js';
+import { WordFeatureCache, type WordFeatures } from './word-features.js';
 import type { WordVectors } from './word-vector-cache.js';
 
 /**
@@ -93,6 +94,7 @@ export function createVectorComposer(wordVectors: WordVectors, recipe: Embedding
   const common = recipe.removeCommonComponent ? commonComponent(wordVectors, recipe.sifA) : null;
   const denseScale = Math.sqrt(recipe.denseShare);
   const lexicalScale = Math.sqrt(1 - recipe.denseShare);
+  const cache = new WordFeatureCache(wordVectors, recipe.charNgramSize, (rank) => sifWeight(rank, recipe.sifA));
 
   return {
     dimension: recipe.dimension,
@@ -100,27 +102,27 @@ export function createVectorComposer(wordVectors: WordVectors, recipe: Embedding
       const out = new Float32Array(recipe.dimension);
       const dense = out.subarray(0, denseDims);
       const lexical = out.subarray(denseDims);
-      let previousStem: string | null = null;
+      let previous: WordFeatures | null = null;
       const words = tokenizeWords(text);
       let contentCount = 0;
       for (const word of words) {
-        const rank = wordVectors.indexOf(word);
-        const stop = STOPWORDS.has(word);
-        // Unknown words are rare by definition (names, typos, jargon): weight them as the rarest.
-        const weight = sifWeight(rank < 0 ? wordVectors.size : rank, recipe.sifA);
+        const features = cache.get(word);
+        const { rank, stop, weight } = features;
         if (rank >= 0 && (!stop || recipe.denseStopwords)) wordVectors.addScaled(rank, weight, dense);
         if (stop) continue;
         contentCount += 1;
-        const stem = stemWord(word);
-        addHashedFeature(lexical, 0, lexicalDims, `u:${stem}`, recipe.unigramWeight * weight);
-        if (previousStem !== null && recipe.bigramWeight > 0) {
-          addHashedFeature(lexical, 0, lexicalDims, `b:${previousStem} ${stem}`, recipe.bigramWeight * weight);
+        addHashed(lexical, 0, lexicalDims, features.unigram, recipe.unigramWeight * weight);
+        if (previous !== null && recipe.bigramWeight > 0) {
+          // The bigram feature `b:<previous stem> <stem>`, hashed on from the previous word's prefix.
+          addHashed(lexical, 0, lexicalDims, fnvExtend(previous.bigramPrefix, features.stem), recipe.bigramWeight * weight);
         }
         if (recipe.charNgramWeight > 0) {
-          const grams = charNgrams(word, recipe.charNgramSize);
-          for (const gram of grams) addHashedFeature(lexical, 0, lexicalDims, `c:${gram}`, (recipe.charNgramWeight * weight) / Math.sqrt(grams.length));
+          const { grams } = features;
+          for (let g = 0; g < grams.length; g += 1) {
+            addHashed(lexical, 0, lexicalDims, grams[g]!, (recipe.charNgramWeight * weight) / Math.sqrt(grams.length));
+          }
         }
-        previousStem = stem;
+        previous = features;
       }
       // Keep the unit-length promise for texts without content words ("What did you do?", "", "!!"):
       // fall back to their stopwords, then to one fixed feature shared by all empty texts.
