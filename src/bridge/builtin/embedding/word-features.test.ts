@@ -22,7 +22,7 @@ test('a word\'s features are its rank, SIF weight, stem and the hashes of its un
   assert.equal(painting.stop, false);
   assert.equal(painting.stem, stemWord('painting'));
   assert.equal(painting.unigram, hashFeature(`u:${stemWord('painting')}`));
-  assert.deepEqual([...painting.grams], charNgrams('painting', 3).map((gram) => hashFeature(`c:${gram}`)));
+  assert.deepEqual(painting.grams, charNgrams('painting', 3).map((gram) => hashFeature(`c:${gram}`)));
   assert.equal(fnvExtend(painting.bigramPrefix, 'sunris'), hashFeature(`b:${stemWord('painting')} sunris`));
 
   const sunrise = cache.get('sunrise');

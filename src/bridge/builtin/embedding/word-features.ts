@@ -5,27 +5,28 @@ import type { WordVectors } from './word-vector-cache.js';
 /**
  * What one word adds to a text's vector, worked out once per distinct word. Composing a text looked up its
  * frequency rank, stemmed it and hashed a feature string for its stem and each of its character n-grams at every
- * occurrence; words repeat, so the pipeline's embedder spent most of its time redoing that (52 µs a text of the
- * bench corpus). The values are the ones the composer used to compute, so vectors stay bit for bit the same.
+ * occurrence; words repeat, so the pipeline's embedder spent most of its time redoing that (49.9 rather than 21.5 µs
+ * of CPU a text of the bench corpus, scripts/embedder-cost-probe.ts). The values are the ones the composer used to
+ * compute, so vectors stay bit for bit the same.
  */
 export interface WordFeatures {
   /** Row in the word vectors (= frequency rank), or -1 when unknown. */
-  rank: number;
-  stop: boolean;
+  readonly rank: number;
+  readonly stop: boolean;
   /** SIF weight of the word (unknown words weigh as the rarest). */
-  weight: number;
+  readonly weight: number;
   /** Porter stem (content words only; '' for stopwords). */
-  stem: string;
+  readonly stem: string;
   /** Hash of the unigram feature `u:<stem>`. */
-  unigram: number;
+  readonly unigram: number;
   /** Hashes of the character n-gram features `c:<gram>`, in order. */
-  grams: Uint32Array;
+  readonly grams: readonly number[];
   /** FNV-1a state after `b:<stem> `: the next word's stem completes their bigram feature's hash. */
-  bigramPrefix: number;
+  readonly bigramPrefix: number;
 }
 
-/** Distinct words remembered at most; past it the cache starts over (a few MB, far above a conversation's vocabulary). */
-const MAX_WORDS = 50_000;
+/** Distinct words remembered at most (about 7 MB); past it the cache starts over and fills again with the words in use. */
+const MAX_WORDS = 20_000;
 
 export class WordFeatureCache {
   private readonly words = new Map<string, WordFeatures>();
@@ -51,12 +52,12 @@ export class WordFeatureCache {
     const rank = this.wordVectors.indexOf(word);
     const stop = STOPWORDS.has(word);
     const weight = this.weightOf(rank < 0 ? this.wordVectors.size : rank);
-    if (stop) return { rank, stop, weight, stem: '', unigram: 0, grams: new Uint32Array(0), bigramPrefix: FNV_OFFSET };
+    if (stop) return { rank, stop, weight, stem: '', unigram: 0, grams: [], bigramPrefix: FNV_OFFSET };
     const stem = stemWord(word);
     return {
       rank, stop, weight, stem,
       unigram: hashFeature(`u:${stem}`),
-      grams: Uint32Array.from(charNgrams(word, this.charNgramSize), (gram) => hashFeature(`c:${gram}`)),
+      grams: charNgrams(word, this.charNgramSize).map((gram) => hashFeature(`c:${gram}`)),
       bigramPrefix: fnvExtend(FNV_OFFSET, `b:${stem} `),
     };
   }
