@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -362,6 +363,40 @@ describe('PartitionedVectorIndex', () => {
       assert.equal(reopened.size(), 2600);
     } finally {
       await reopened.close();
+    }
+  });
+
+  test('the seeding graph finds every vector by a search for the vector itself, build after build', () => {
+    // Small bag-of-words vectors with many near ties (like the tests' fake embedder), where usearch's concurrent
+    // inserts left some vectors unreachable in most builds; the index thread asks for two insert threads.
+    const vocabulary = 'river mountain engine garden violin market winter coffee ladder silver planet harbor pencil'.split(' ');
+    const dimension = 64;
+    const vectorOfText = (words: readonly string[]) => {
+      const vector = new Float32Array(dimension);
+      for (const word of words) {
+        const digest = createHash('sha1').update(word).digest();
+        vector[digest[0]! % dimension]! += digest[1]! % 2 === 0 ? 1 : -1;
+      }
+      const norm = Math.hypot(...vector) || 1;
+      return vector.map((x) => x / norm);
+    };
+    const keys = range(1, 401);
+    const vectors = keys.map((key) => vectorOfText([...range(0, 3 + (key % 4)).map((w) => vocabulary[(key * 7 + w * 5) % vocabulary.length]!), `note${key}`]));
+    for (let build = 0; build < 5; build += 1) {
+      const { index } = PartitionedVectorIndex.open(freshDir(), 'm', dimension, DEFAULT_HNSW_PARAMETERS);
+      assert.equal(index.layout(), 'seeding');
+      for (let from = 0; from < keys.length; from += 64) {
+        const slice = keys.slice(from, from + 64);
+        const matrix = new Float32Array(slice.length * dimension);
+        slice.forEach((key, i) => matrix.set(vectors[key - 1]!, i * dimension));
+        index.add(slice, matrix, 2);
+      }
+      const lost = keys.filter((key) => {
+        const found = index.search(vectors[key - 1]!, 10);
+        // A vector equal to another may be answered by its twin: that one is found.
+        return !found.some((item) => item.key === key || item.score >= 1 - 1e-6);
+      });
+      assert.deepEqual(lost, [], `build ${build}: vectors no search for themselves reaches`);
     }
   });
 });

@@ -12,6 +12,16 @@ const CENTROIDS_FILE = 'centroids.f32';
 const SEED_FILE = 'vectors.seed.f32';
 /** Vectors a partition is learned from, on average: the first graph splits once it holds partitions x this. */
 export const SEED_VECTORS_PER_PARTITION = 512;
+/**
+ * The seeding graph inserts on one thread, whatever the caller asks. usearch's concurrent inserts leave vectors
+ * that no search reaches, not even a search for the vector itself: building 4,000 of the bench corpus's vectors
+ * (M 64, expansion_add 40, 64 a call), every two-thread build had some (21 in 5 builds), no one-thread build had any;
+ * on the exactness test's 400 small vectors, 62 of 100 two-thread builds had some and 9 of 300 lost one of a
+ * question's exact top 10, against none with one thread. Recall@10 of the bench's questions at 16,384 vectors was
+ * 0.981 with one thread and 0.977-0.988 with two (`scripts/graph-build-probe.ts --messages 16384 --threads N`), and
+ * the graph is the same on every build. A store spends its first 16,384 vectors here, so the insert time is small.
+ */
+const SEEDING_ADD_THREADS = 1;
 
 interface PartitionsMeta {
   model: string;
@@ -135,7 +145,7 @@ export class PartitionedVectorIndex {
   *addInSteps(keys: readonly number[], matrix: Float32Array, threads = 1): Generator<void, void, void> {
     if (keys.length === 0) return;
     if (this.single) {
-      this.single.add(keys, matrix, threads);
+      this.single.add(keys, matrix, this.seed ? SEEDING_ADD_THREADS : threads);
       if (this.seed) {
         this.seed.put(keys, matrix);
         this.seedDirty = true;

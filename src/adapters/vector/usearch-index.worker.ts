@@ -12,15 +12,15 @@ import { FreshVectors } from './fresh-vectors.js';
 import { PartitionedVectorIndex } from './partitioned-vector-index.js';
 
 /**
- * Inserts always run on two threads at least (every core but one, up to 4, on bigger machines), for the graph's
- * quality rather than speed. Built from the bench corpus's first 300,000 messages in key order (clustered: a
- * conversation's turns are near each other; `npx tsx scripts/graph-build-probe.ts --messages 300000 --threads N
- * --slice 32`, M 64, i8), recall@10 after the exact re-rank was 0.824 and 0.865 with one thread and 0.87-1.00
- * with two (mean 0.94 over thirteen builds: concurrent inserts make a different graph each time), at the same CPU
- * a vector. The loss is a few questions whose neighbours the search never reaches (6-12 of 100), which a
- * wider search (1,024) does not recover. Shuffling a slice, bigger expansion_add (96, 128) and f16 moved
- * recall within that spread. At 1M on 2 cores the pipeline drained at 818 and 866 msgs/s with two threads, 648
- * with one (bench/RESULTS.md, 2026-11-25).
+ * Inserts run on two threads at least (every core but one, up to 4, on bigger machines), for the graph's quality
+ * rather than speed; the seeding graph takes one (SEEDING_ADD_THREADS in partitioned-vector-index.ts). Built
+ * from the bench corpus's first 300,000 messages in key order (clustered: a conversation's turns are near each
+ * other; `npx tsx scripts/graph-build-probe.ts --messages 300000 --threads N --slice 32`, M 64, i8), recall@10
+ * after the exact re-rank was 0.824 and 0.865 with one thread and 0.87-1.00 with two (mean 0.94 over thirteen
+ * builds: concurrent inserts make a different graph each time), at the same CPU a vector. The loss is a few
+ * questions whose neighbours the search never reaches (6-12 of 100), which a wider search (1,024) does not
+ * recover. Shuffling a slice, bigger expansion_add (96, 128) and f16 moved recall within that spread. At 1M on
+ * 2 cores the pipeline drained at 818 and 866 msgs/s with two threads, 648 with one (bench/RESULTS.md, 2026-11-25).
  */
 const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
