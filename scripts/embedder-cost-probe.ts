@@ -5,17 +5,16 @@
  *
  *   npx tsx scripts/embedder-cost-probe.ts --texts 30000
  *
- * Needs the model cache the bridge or the tests made (.cache/models, or --cache-dir).
+ * Uses the tests' model cache (SHARED_MODEL_CACHE), converting it first if it is missing.
  */
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { generateConversation } from '../bench/lib/corpus.js';
+import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { option } from './lib/probe-options.js';
 
 const count = Number(option('texts', '30000'));
-const cacheDir = option('cache-dir', fileURLToPath(new URL('../.cache/models', import.meta.url)));
-const embedder = await createBuiltinEmbedder({ cacheDir, cacheOnly: true });
+const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const texts: string[] = [];
 for (let i = 0; texts.length < count; i += 1) {
   texts.push(...generateConversation(i, { seed: 42, messagesPerConversation: 10 }).messages.map((m) => m.content));

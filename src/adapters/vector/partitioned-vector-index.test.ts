@@ -1,12 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
 import { PartitionedVectorIndex, partitionShare, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
+import { FakeBridge } from '../../../test/helpers/fake-bridge.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
 
 const DIMENSION = 16;
@@ -25,9 +25,12 @@ function vectorOf(key: number, cluster = key % CLUSTERS): Float32Array {
   return vector.map((x) => x / norm);
 }
 
+/** The keys' vectors, one row each (rows as long as `vector` makes them). */
 function matrixOf(keys: readonly number[], vector: (key: number) => Float32Array = vectorOf): Float32Array {
-  const matrix = new Float32Array(keys.length * DIMENSION);
-  keys.forEach((key, i) => matrix.set(vector(key), i * DIMENSION));
+  const rows = keys.map((key) => vector(key));
+  const dimension = rows[0]?.length ?? DIMENSION;
+  const matrix = new Float32Array(keys.length * dimension);
+  rows.forEach((row, i) => matrix.set(row, i * dimension));
   return matrix;
 }
 
@@ -367,29 +370,19 @@ describe('PartitionedVectorIndex', () => {
   });
 
   test('the seeding graph finds every vector by a search for the vector itself, build after build', () => {
-    // Small bag-of-words vectors with many near ties (like the tests' fake embedder), where usearch's concurrent
-    // inserts left some vectors unreachable in most builds; the index thread asks for two insert threads.
+    // The tests' fake embedder's small bag-of-words vectors, full of near ties, where usearch's concurrent inserts
+    // left some vectors unreachable in most builds; the index thread asks for two insert threads.
+    const embedder = new FakeBridge();
     const vocabulary = 'river mountain engine garden violin market winter coffee ladder silver planet harbor pencil'.split(' ');
-    const dimension = 64;
-    const vectorOfText = (words: readonly string[]) => {
-      const vector = new Float32Array(dimension);
-      for (const word of words) {
-        const digest = createHash('sha1').update(word).digest();
-        vector[digest[0]! % dimension]! += digest[1]! % 2 === 0 ? 1 : -1;
-      }
-      const norm = Math.hypot(...vector) || 1;
-      return vector.map((x) => x / norm);
-    };
     const keys = range(1, 401);
-    const vectors = keys.map((key) => vectorOfText([...range(0, 3 + (key % 4)).map((w) => vocabulary[(key * 7 + w * 5) % vocabulary.length]!), `note${key}`]));
+    const vectors = keys.map((key) => Float32Array.from(embedder.embed(
+      [...range(0, 3 + (key % 4)).map((w) => vocabulary[(key * 7 + w * 5) % vocabulary.length]!), `note${key}`].join(' '))));
     for (let build = 0; build < 5; build += 1) {
-      const { index } = PartitionedVectorIndex.open(freshDir(), 'm', dimension, DEFAULT_HNSW_PARAMETERS);
+      const { index } = PartitionedVectorIndex.open(freshDir(), 'm', embedder.dimension, DEFAULT_HNSW_PARAMETERS);
       assert.equal(index.layout(), 'seeding');
       for (let from = 0; from < keys.length; from += 64) {
         const slice = keys.slice(from, from + 64);
-        const matrix = new Float32Array(slice.length * dimension);
-        slice.forEach((key, i) => matrix.set(vectors[key - 1]!, i * dimension));
-        index.add(slice, matrix, 2);
+        index.add(slice, matrixOf(slice, (key) => vectors[key - 1]!), 2);
       }
       const lost = keys.filter((key) => {
         const found = index.search(vectors[key - 1]!, 10);

@@ -141,6 +141,8 @@ export class PartitionedVectorIndex {
    * add(), one partition graph a step, so the caller can answer searches between them: at a million vectors the
    * graphs took 650-830 vectors/s on 2 cores, and a slice of 512 spread over the partitions held every search
    * for 0.6-0.8 s. While seeding (one graph) it is a single step.
+   * @param threads insert threads of a partition graph, or of the one graph of `partitions: 1`; the seeding
+   *   graph inserts on SEEDING_ADD_THREADS whatever this says
    */
   *addInSteps(keys: readonly number[], matrix: Float32Array, threads = 1): Generator<void, void, void> {
     if (keys.length === 0) return;

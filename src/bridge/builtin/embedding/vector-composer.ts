@@ -118,9 +118,8 @@ export function createVectorComposer(wordVectors: WordVectors, recipe: Embedding
         }
         if (recipe.charNgramWeight > 0) {
           const { grams } = features;
-          for (let g = 0; g < grams.length; g += 1) {
-            addHashed(lexical, 0, lexicalDims, grams[g]!, (recipe.charNgramWeight * weight) / Math.sqrt(grams.length));
-          }
+          const gramWeight = (recipe.charNgramWeight * weight) / Math.sqrt(grams.length);
+          for (const gram of grams) addHashed(lexical, 0, lexicalDims, gram, gramWeight);
         }
         previous = features;
       }
