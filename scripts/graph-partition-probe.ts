@@ -6,6 +6,9 @@
  * centroids for --candidates each; recall@10 after the exact f32 re-rank of their union, beside the one graph's
  * (built too unless --no-single). --expansions: the partitions' expansion_search values to try. Searches are
  * timed on the second of two rounds. --interleaved inserts as the service does rather than a partition at a time.
+ * --shares 'a,b,c;d,e' asks the nearest partition for a candidates, the next for b, and so on (a row for each list,
+ * probing as many partitions as it has shares) rather than --candidates from each of --probes. --merge keeps the --candidates best of the partitions'
+ * answers by graph score before the re-rank, as the service does, rather than re-ranking their union.
  *
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --partitions 32 --probes 1,2,4,8 --expansions 64,128,384
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --probes 6 --expansions 64 --connectivity 16,24,32,64 --no-single
@@ -30,6 +33,9 @@ const expansions = option('expansions', '384').split(',').map(Number);
 // Without --connectivity, the service's: partitionConnectivity for the partitions, connectivity for the one graph.
 const connectivities = option('connectivity', String(DEFAULT_HNSW_PARAMETERS.partitionConnectivity)).split(',').map(Number);
 const singleConnectivities = process.argv.includes('--connectivity') ? connectivities : [DEFAULT_HNSW_PARAMETERS.connectivity];
+/** Lists of candidates asked of the nearest, second nearest, ... partition; none: --probes x --candidates. */
+const shareLists = option('shares', '').split(';').filter(Boolean).map((list) => list.split(',').map(Number));
+const merged = process.argv.includes('--merge');
 const expansionAdd = Number(option('expansion-add', String(DEFAULT_HNSW_PARAMETERS.expansionAdd)));
 /** Insert as the service does (slices spread over the partitions) rather than one partition after another. */
 const interleaved = process.argv.includes('--interleaved');
@@ -38,51 +44,84 @@ const SERVICE_SLICE = 512;
 
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const matrix = await embedCorpus(embedder, size);
-const { queries, recall } = await recallCheck(embedder, matrix, queryCount);
-const rowOf = (row: number) => matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
+const { queries: fullQueries, recall } = await recallCheck(embedder, matrix, queryCount);
+/**
+ * --project n: the graphs hold a count sketch of each vector in n dimensions (input dimension i adds +-x[i] to
+ * output h(i), both seeded), and the f32 re-rank stays exact. The sketch preserves inner products in expectation.
+ */
+const projection = Number(option('project', '0'));
+const GRAPH_DIMENSION = projection > 0 ? projection : DIMENSION;
+const sketch = sketchOf(DIMENSION, GRAPH_DIMENSION);
+const graphMatrix = projection > 0 ? sketch(matrix) : matrix;
+const queries = fullQueries.map((query) => (projection > 0 ? sketch(query) : query));
+if (projection > 0) console.log(`graphs hold a ${GRAPH_DIMENSION}-dimension count sketch of each vector`);
+
+function sketchOf(from: number, to: number): (rows: Float32Array) => Float32Array {
+  let state = 0x9e3779b9;
+  const next = () => { state ^= state << 13; state ^= state >>> 17; state ^= state << 5; return state >>> 0; };
+  const target = Uint32Array.from({ length: from }, () => next() % to);
+  const sign = Float32Array.from({ length: from }, () => (next() & 1 ? 1 : -1));
+  return (rows) => {
+    const count = rows.length / from;
+    const out = new Float32Array(count * to);
+    for (let r = 0; r < count; r += 1) {
+      for (let i = 0; i < from; i += 1) out[r * to + target[i]!]! += sign[i]! * rows[r * from + i]!;
+    }
+    return out;
+  };
+}
+const rowOf = (row: number) => graphMatrix.subarray(row * GRAPH_DIMENSION, (row + 1) * GRAPH_DIMENSION);
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(2);
 const p95 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!.toFixed(2);
-const newGraph = (expansionSearch: number, connectivity: number) => new usearch.Index({ dimensions: DIMENSION,
+const newGraph = (expansionSearch: number, connectivity: number) => new usearch.Index({ dimensions: GRAPH_DIMENSION,
   metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8, connectivity, expansion_add: expansionAdd,
   expansion_search: expansionSearch, multi: false });
 function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void {
   const step = 32 * Math.max(1, threads);
   for (let from = 0; from < rows.length; from += step) {
     const slice = rows.slice(from, from + step);
-    const block = new Float32Array(slice.length * DIMENSION);
-    slice.forEach((row, i) => block.set(rowOf(row), i * DIMENSION));
+    const block = new Float32Array(slice.length * GRAPH_DIMENSION);
+    slice.forEach((row, i) => block.set(rowOf(row), i * GRAPH_DIMENSION));
     graph.add(BigUint64Array.from(slice, BigInt), block, threads);
   }
 }
 const keysOf = (graph: InstanceType<typeof usearch.Index>, query: Float32Array, n: number) =>
   Array.from((graph.search(query, n, 1) as { keys: BigUint64Array }).keys, Number);
+/** The partitions' answers for `query`, the n-th nearest asked for counts[n]: their union, or with --merge the best `candidates`. */
+function partitionPool(graphs: Array<InstanceType<typeof usearch.Index>>, query: Float32Array, counts: number[]): number[] {
+  const owners = nearestCentroid(query, 1, counts.length).keys;
+  const found = Array.from(owners, (c, n) => graphs[Number(c)]!.search(query, counts[n]!, 1) as { keys: BigUint64Array; distances: Float32Array });
+  if (!merged) return found.flatMap((answer) => Array.from(answer.keys, Number));
+  return found.flatMap((answer) => Array.from(answer.keys, (key, i) => ({ key: Number(key), distance: answer.distances[i]! })))
+    .sort((a, b) => a.distance - b.distance).slice(0, candidates).map((item) => item.key);
+}
 
 // Spherical k-means on an even sample: assignment by usearch's exact cosine search, centroids renormalized.
 const started = performance.now();
 const sampleSize = Math.min(size, partitions * 500);
-const sample = new Float32Array(sampleSize * DIMENSION);
+const sample = new Float32Array(sampleSize * GRAPH_DIMENSION);
 // --sample first: the first vectors, as the service learns its partitions; even (default): spread over all.
 const firstRows = option('sample', 'even') === 'first';
-for (let i = 0; i < sampleSize; i += 1) sample.set(rowOf(firstRows ? i : Math.floor((i * size) / sampleSize)), i * DIMENSION);
-const centroids = new Float32Array(partitions * DIMENSION);
-for (let c = 0; c < partitions; c += 1) centroids.set(sample.subarray(Math.floor((c * sampleSize) / partitions) * DIMENSION, (Math.floor((c * sampleSize) / partitions) + 1) * DIMENSION), c * DIMENSION);
+for (let i = 0; i < sampleSize; i += 1) sample.set(rowOf(firstRows ? i : Math.floor((i * size) / sampleSize)), i * GRAPH_DIMENSION);
+const centroids = new Float32Array(partitions * GRAPH_DIMENSION);
+for (let c = 0; c < partitions; c += 1) centroids.set(sample.subarray(Math.floor((c * sampleSize) / partitions) * GRAPH_DIMENSION, (Math.floor((c * sampleSize) / partitions) + 1) * GRAPH_DIMENSION), c * GRAPH_DIMENSION);
 const nearestCentroid = (vectors: Float32Array, count: number, k: number) =>
-  usearch.exactSearch(centroids, vectors, DIMENSION, k, usearch.MetricKind.Cos, threads) as { keys: BigUint64Array };
+  usearch.exactSearch(centroids, vectors, GRAPH_DIMENSION, k, usearch.MetricKind.Cos, threads) as { keys: BigUint64Array };
 for (let iteration = 0; iteration < 10; iteration += 1) {
   const assigned = nearestCentroid(sample, sampleSize, 1).keys;
-  const sums = new Float64Array(partitions * DIMENSION);
+  const sums = new Float64Array(partitions * GRAPH_DIMENSION);
   for (let i = 0; i < sampleSize; i += 1) {
     const c = Number(assigned[i]);
-    for (let j = 0; j < DIMENSION; j += 1) sums[c * DIMENSION + j]! += sample[i * DIMENSION + j]!;
+    for (let j = 0; j < GRAPH_DIMENSION; j += 1) sums[c * GRAPH_DIMENSION + j]! += sample[i * GRAPH_DIMENSION + j]!;
   }
   for (let c = 0; c < partitions; c += 1) {
     let norm = 0;
-    for (let j = 0; j < DIMENSION; j += 1) norm += sums[c * DIMENSION + j]! ** 2;
+    for (let j = 0; j < GRAPH_DIMENSION; j += 1) norm += sums[c * GRAPH_DIMENSION + j]! ** 2;
     if (norm === 0) continue;
-    for (let j = 0; j < DIMENSION; j += 1) centroids[c * DIMENSION + j] = sums[c * DIMENSION + j]! / Math.sqrt(norm);
+    for (let j = 0; j < GRAPH_DIMENSION; j += 1) centroids[c * GRAPH_DIMENSION + j] = sums[c * GRAPH_DIMENSION + j]! / Math.sqrt(norm);
   }
 }
-const owner = nearestCentroid(matrix, size, 1).keys;
+const owner = nearestCentroid(graphMatrix, size, 1).keys;
 const members: number[][] = Array.from({ length: partitions }, () => []);
 for (let row = 0; row < size; row += 1) members[Number(owner[row])]!.push(row);
 const sizes = members.map((m) => m.length).sort((a, b) => a - b);
@@ -129,10 +168,10 @@ for (const connectivity of connectivities) {
   console.log(`M ${connectivity}: ${(saved.reduce((sum, file) => sum + statSync(file).size, 0) / 2 ** 20).toFixed(0)} MiB saved`);
   for (const expansion of expansions) {
     const searched = saved.map((file) => { const graph = newGraph(expansion, connectivity); graph.load(file); return graph; });
-    for (const probe of probes) {
-      const result = timedSearches((query) =>
-        Array.from(nearestCentroid(query, 1, probe).keys, (c) => keysOf(searched[Number(c)]!, query, candidates)).flat());
-      console.log(`M ${connectivity}, expansion ${expansion}, ${probe} of ${partitions} partitions x ${candidates}: ${result}`);
+    const rows = shareLists.length > 0 ? shareLists : probes.map((probe) => Array<number>(probe).fill(candidates));
+    for (const counts of rows) {
+      const result = timedSearches((query) => partitionPool(searched, query, counts));
+      console.log(`M ${connectivity}, expansion ${expansion}, ${counts.length} of ${partitions} partitions x ${counts.join('/')}${merged ? ` merged to ${candidates}` : ''}: ${result}`);
     }
   }
   for (const file of saved) rmSync(file, { force: true });

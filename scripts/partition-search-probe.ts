@@ -5,7 +5,11 @@
  * the exact f32 re-rank of the best --depth (116, what the service re-ranks), against the exact top 10 of every
  * stored vector. Single-threaded, as the index thread searches.
  *
+ * --shares 'a,b,c;d,e' instead asks the nearest partition for a, the next for b, and so on: a row for each list, probing
+ * as many partitions as it has shares.
+ *
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --probes 4,6,8 --each 32,64,116 [--queries 100]
+ *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --shares '116,116,64,64,32,32;116,64,64,32'
  */
 import BetterSqlite3 from 'better-sqlite3';
 import usearch from 'usearch';
@@ -48,34 +52,41 @@ const dot = (r: number, query: Float32Array) => {
 };
 
 const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
-for (const probes of option('probes', '4,6,8').split(',').map(Number)) {
-  const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
-    { ...DEFAULT_HNSW_PARAMETERS, expansionSearch: expansion, probes });
-  // The probe varies what the index decides itself (how many each partition gives): it reads its graphs directly.
-  const internals = index as unknown as { partitions: UsearchVectorIndex[]; centroids: VectorRows };
-  for (const each of option('each', '32,64,116').split(',').map(Number)) {
-    const times: number[] = [];
-    let recall = 0;
-    for (let round = 0; round < 2; round += 1) {
-      queries.forEach((query, q) => {
-        const started = performance.now();
-        const found = [];
-        for (const owner of nearestCentroids(internals.centroids, query, probes)) found.push(...internals.partitions[Number(owner)]!.search(query, each));
-        const pool = found.sort((a, b) => b.score - a.score).slice(0, depth);
-        if (round === 0) {
-          const top = pool.map((item) => ({ row: rowOf.get(item.key)!, score: dot(rowOf.get(item.key)!, query) }))
-            .sort((a, b) => b.score - a.score).slice(0, 10);
-          const exactRows = Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number);
-          const tenth = dot(exactRows[9]!, query) - 1e-6;
-          recall += top.filter((item) => exactRows.includes(item.row) || item.score >= tenth).length / 10;
-        } else {
-          times.push(performance.now() - started);
-        }
-      });
-    }
-    console.log(`probes ${probes} each ${String(each).padStart(3)} (explores ${Math.max(Math.ceil(expansion / probes), each)}): ` +
-      `recall@10 ${(recall / queries.length).toFixed(3)}, index p50 ${p(times, 0.5).toFixed(2)} p95 ${p(times, 0.95).toFixed(2)} ms`);
+/** Rows to measure: candidates asked of the nearest, second nearest, ... partition. */
+const shareRows = option('shares', '') !== ''
+  ? option('shares', '').split(';').map((list) => list.split(',').map(Number))
+  : option('probes', '4,6,8').split(',').map(Number).flatMap((probes) =>
+    option('each', '32,64,116').split(',').map(Number).map((each) => Array<number>(probes).fill(each)));
+const opened = new Map<number, { partitions: UsearchVectorIndex[]; centroids: VectorRows }>();
+for (const shares of shareRows) {
+  const probes = shares.length;
+  if (!opened.has(probes)) {
+    const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
+      { ...DEFAULT_HNSW_PARAMETERS, expansionSearch: expansion, probes });
+    // The probe varies what the index decides itself (how many each partition gives): it reads its graphs directly.
+    opened.set(probes, index as unknown as { partitions: UsearchVectorIndex[]; centroids: VectorRows });
   }
-
+  const internals = opened.get(probes)!;
+  const times: number[] = [];
+  let recall = 0;
+  for (let round = 0; round < 2; round += 1) {
+    queries.forEach((query, q) => {
+      const started = performance.now();
+      const found = [];
+      const owners = nearestCentroids(internals.centroids, query, probes);
+      for (let n = 0; n < probes; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(query, shares[n]!));
+      const pool = found.sort((a, b) => b.score - a.score).slice(0, depth);
+      if (round === 0) {
+        const top = pool.map((item) => ({ row: rowOf.get(item.key)!, score: dot(rowOf.get(item.key)!, query) }))
+          .sort((a, b) => b.score - a.score).slice(0, 10);
+        const exactRows = Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number);
+        const tenth = dot(exactRows[9]!, query) - 1e-6;
+        recall += top.filter((item) => exactRows.includes(item.row) || item.score >= tenth).length / 10;
+      } else {
+        times.push(performance.now() - started);
+      }
+    });
+  }
+  console.log(`probes ${probes} each ${shares.join('/')} (explores at least ${Math.ceil(expansion / probes)}): ` +
+    `recall@10 ${(recall / queries.length).toFixed(3)}, index p50 ${p(times, 0.5).toFixed(2)} p95 ${p(times, 0.95).toFixed(2)} ms`);
 }
-

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
-import { PartitionedVectorIndex, partitionShare, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { PartitionedVectorIndex, partitionShare, partitionShares, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { FakeBridge } from '../../../test/helpers/fake-bridge.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -110,6 +110,26 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(index.layout(), 'partitioned');
     const lost = keys.filter((key) => index.search(vectorOf(key), 1)[0]?.key !== key);
     assert.deepEqual(lost, [], 'every vector is found by a search for itself');
+  });
+
+  test('a search for few candidates asks the nearest two partitions for all of them and the others for what they explore', () => {
+    assert.deepEqual(partitionShares(116, 6, 64), [116, 116, 64, 64, 64, 64]);
+    assert.deepEqual(partitionShares(10, 6, 64), [10, 10, 10, 10, 10, 10], 'never more than k');
+    assert.deepEqual(partitionShares(4000, 6, 64), Array(6).fill(2000), 'a filtered search is spread evenly as before');
+    assert.deepEqual(partitionShares(116, 1, 64), [116]);
+    // Every partition probed, the far ones asked for less: the exact best of the whole index still come back.
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: PARTITIONS, expansionSearch: 4 * PARTITIONS });
+    const keys = range(1, 3001);
+    addAll(index, keys);
+    assert.equal(index.layout(), 'partitioned');
+    const exact = packVectors(keys.map((key) => ({ key, vector: vectorOf(key) })), DIMENSION);
+    for (const query of [vectorOf(5), vectorOf(7001, 3), vectorOf(7002, 6)]) {
+      const found = index.search(query, 116);
+      assert.equal(found.length, 116);
+      assert.equal(new Set(found.map((item) => item.key)).size, 116);
+      const best = exactTopK(query, exact, 10).map((item) => item.key);
+      assert.deepEqual(best.filter((key) => !found.some((item) => item.key === key)), []);
+    }
   });
 
   test('a search for many candidates (a filtered search) asks each partition for a share and still returns k, best first', () => {

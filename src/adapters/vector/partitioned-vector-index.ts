@@ -46,7 +46,8 @@ export interface MovedVectors {
  *   `partitions x SEED_VECTORS_PER_PARTITION`, k-means on them gives the centroids, the first graph is dropped
  *   and its vectors are handed back (`takeMoved`) to go into the partitions;
  * - partitioned: each vector goes into the graph of its nearest centroid; a search asks the `probes` nearest
- *   graphs, each with expansion_search / probes (at least the candidates asked for), and merges their answers.
+ *   graphs, each exploring at least expansion_search / probes, for the candidates partitionShares gives them,
+ *   and merges their answers.
  * A saved single graph without its seed (built before partitions existed), or `partitions: 1`, stays one graph.
  * The centroids are never relearned: a region that grows just makes a bigger graph.
  */
@@ -196,8 +197,8 @@ export class PartitionedVectorIndex {
     const probes = Math.min(this.parameters.probes, this.partitions.length);
     const nearest = nearestCentroids(this.centroids!, query, probes);
     const found: ScoredKey[] = [];
-    const each = partitionShare(k, probes);
-    for (const owner of nearest) found.push(...this.partitions[Number(owner)]!.search(query, each));
+    const shares = partitionShares(k, probes, partitionExpansion(this.parameters));
+    nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(query, shares[rank]!)); });
     return found.sort((a, b) => b.score - a.score).slice(0, k);
   }
 
@@ -321,11 +322,31 @@ const SHARE_HEADROOM = 3;
 const SHARE_FLOOR = 128;
 
 /**
- * One graph per partition, under dir/partitions/<n>, of the partitions' M. Each probed partition gets an equal
- * share of the configured search effort (usearch explores at least the k it is asked for).
+ * Candidates asked of the probed partitions, nearest first. A filtered search's thousands are spread evenly
+ * (partitionShare). A small k (a search without a filter) is asked whole of the WHOLE_K_PROBES nearest
+ * partitions only; the others give what their share of the search effort explores anyway (`explored`, at most
+ * k). The best ten sit mostly in the nearest two: on a 1,070,000-vector store, 6 of 32 partitions asked for
+ * 116/116/64/64/64/64 found recall@10 0.972 against 0.973 with 116 from each, in 4.4-4.7 rather than 5.5-6.1 ms
+ * of index time (p50); 116/116/116/64/64/64 gave 0.973 in 4.7 ms, 116/64/64/64/64/64 0.968 and 64 from each 0.953
+ * (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --shares '116,116,64,64,64,64;...'`).
+ */
+export function partitionShares(k: number, probes: number, explored: number): number[] {
+  const even = partitionShare(k, probes);
+  const rest = even < k ? even : Math.min(k, explored);
+  return Array.from({ length: probes }, (_, rank) => (rank < WHOLE_K_PROBES ? even : rest));
+}
+const WHOLE_K_PROBES = 2;
+
+/** What each partition's search explores at least: an equal share of the configured search effort. */
+const partitionExpansion = (parameters: HnswParameters) =>
+  Math.max(1, Math.ceil(parameters.expansionSearch / Math.max(1, parameters.probes)));
+
+/**
+ * One graph per partition, under dir/partitions/<n>, of the partitions' M, searched with partitionExpansion
+ * (usearch explores at least the k it is asked for).
  */
 function openPartitions(dir: string, model: string, dimension: number, parameters: HnswParameters, count: number): UsearchVectorIndex[] {
-  const expansionSearch = Math.max(1, Math.ceil(parameters.expansionSearch / Math.max(1, parameters.probes)));
+  const expansionSearch = partitionExpansion(parameters);
   return Array.from({ length: count },
     (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension,
       { ...parameters, connectivity: parameters.partitionConnectivity, expansionSearch }).index);
