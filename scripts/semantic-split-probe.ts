@@ -1,0 +1,57 @@
+/**
+ * Where a semantic search's time goes on an existing store (issue 16), in process: each layer's wall time, from the
+ * outside in. SearchService.query (all), semanticRanking (embedding the question, then the vector search),
+ * SqliteVectorSearch.nearest (the index, reading the candidates' stored vectors, the exact re-rank) and
+ * ThreadedVectorIndex.search (the index thread's round trip: its graph searches and the hand-over). Waits until the
+ * start-up catch-up has ended (answers no longer partial), then times --rounds passes over the bench's questions
+ * after two unmeasured ones.
+ *
+ *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10]
+ */
+import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
+import { SqliteVectorSearch } from '../src/adapters/sqlite/sqlite-vector-search.js';
+import { ThreadedVectorIndex } from '../src/adapters/vector/threaded-vector-index.js';
+import { SearchService } from '../src/features/search/search.service.js';
+import { startService } from '../test/helpers/service-harness.js';
+import { option } from './lib/probe-options.js';
+
+const times = new Map<string, number[]>();
+let measuring = false;
+
+/** Times every call of `prototype[name]` (an async method) under `label` while measuring. */
+function timeMethod(prototype: object, name: string, label: string): void {
+  const target = prototype as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const original = target[name]!;
+  target[name] = async function timed(this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    try {
+      return await original.apply(this, args);
+    } finally {
+      if (measuring) times.set(label, [...(times.get(label) ?? []), performance.now() - started]);
+    }
+  };
+}
+timeMethod(SearchService.prototype, 'query', 'query (all)');
+timeMethod(SearchService.prototype, 'semanticRanking', 'semanticRanking (embed + nearest)');
+timeMethod(SqliteVectorSearch.prototype, 'nearest', 'nearest (index + stored vectors + re-rank)');
+timeMethod(ThreadedVectorIndex.prototype, 'search', 'index thread round trip');
+
+const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir: option('data-dir', ''), overrides: { rate_limit: { enabled: false } } });
+const { search } = stack.controller;
+const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode: 'semantic' });
+try {
+  while ((await ask(BENCH_QUERIES[0]!)).hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  while ((await ask(BENCH_QUERIES[0]!)).partial) await new Promise((resolve) => setTimeout(resolve, 200));
+  const rounds = Number(option('rounds', '10'));
+  for (let round = 0; round < rounds + 2; round += 1) {
+    measuring = round >= 2;
+    for (const query of BENCH_QUERIES) await ask(query);
+  }
+  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
+  for (const [label, list] of times) {
+    const sorted = [...list].sort((a, b) => a - b);
+    console.log(`${label.padEnd(44)} n=${sorted.length} p50 ${at(sorted, 0.5)} p95 ${at(sorted, 0.95)} ms`);
+  }
+} finally {
+  await stack.stop();
+}
