@@ -3,10 +3,11 @@
  * outside in. SearchService.query (all), semanticRanking (embedding the question, then the vector search),
  * SqliteVectorSearch.nearest (the index, reading the candidates' stored vectors, the exact re-rank) and
  * ThreadedVectorIndex.search (the index thread's round trip: its graph searches and the hand-over). Waits until the
- * start-up catch-up has ended (answers no longer partial), then times --rounds passes over the bench's questions
+ * start-up catch-up has ended (answers no longer partial) and --settle seconds more (the end of a catch-up saves every
+ * changed graph, which holds searches a graph at a time), then times --rounds passes over the bench's questions
  * after two unmeasured ones.
  *
- *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10]
+ *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20]
  */
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
 import { SqliteVectorSearch } from '../src/adapters/sqlite/sqlite-vector-search.js';
@@ -42,6 +43,7 @@ const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode:
 try {
   while ((await ask(BENCH_QUERIES[0]!)).hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
   while ((await ask(BENCH_QUERIES[0]!)).partial) await new Promise((resolve) => setTimeout(resolve, 200));
+  await new Promise((resolve) => setTimeout(resolve, Number(option('settle', '20')) * 1000));
   const rounds = Number(option('rounds', '10'));
   for (let round = 0; round < rounds + 2; round += 1) {
     measuring = round >= 2;
