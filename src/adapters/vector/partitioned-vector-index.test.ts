@@ -117,6 +117,9 @@ describe('PartitionedVectorIndex', () => {
     assert.deepEqual(partitionShares(10, 6, 64), [10, 10, 10, 10, 10, 10], 'never more than k');
     assert.deepEqual(partitionShares(4000, 6, 64), Array(6).fill(2000), 'a filtered search is spread evenly as before');
     assert.deepEqual(partitionShares(116, 1, 64), [116]);
+    assert.deepEqual(partitionShares(4000, 3, 64), [4000, 4000, 4000], 'with few probes a filtered search still asks every partition for its share');
+    assert.deepEqual(partitionShares(128, 6, 64), [128, 128, 64, 64, 64, 64]);
+    assert.deepEqual(partitionShares(129, 6, 64), Array(6).fill(128), 'past SHARE_FLOOR the shares are even');
     // Every partition probed, the far ones asked for less: the exact best of the whole index still come back.
     const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: PARTITIONS, expansionSearch: 4 * PARTITIONS });
     const keys = range(1, 3001);

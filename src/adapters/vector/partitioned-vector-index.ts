@@ -323,16 +323,17 @@ const SHARE_FLOOR = 128;
 
 /**
  * Candidates asked of the probed partitions, nearest first. A filtered search's thousands are spread evenly
- * (partitionShare). A small k (a search without a filter) is asked whole of the WHOLE_K_PROBES nearest
- * partitions only; the others give what their share of the search effort explores anyway (`explored`, at most
- * k). The best ten sit mostly in the nearest two: on a 1,070,000-vector store, 6 of 32 partitions asked for
+ * (partitionShare). A k of at most SHARE_FLOOR (a search without a filter) is asked whole of the WHOLE_K_PROBES
+ * nearest partitions only; the others give what their share of the search effort explores anyway (`explored`,
+ * at most k). The best ten sit mostly in the nearest two: on a 1,070,000-vector store, 6 of 32 partitions asked for
  * 116/116/64/64/64/64 found recall@10 0.972 against 0.973 with 116 from each, in 4.4-4.7 rather than 5.5-6.1 ms
  * of index time (p50); 116/116/116/64/64/64 gave 0.973 in 4.7 ms, 116/64/64/64/64/64 0.968 and 64 from each 0.953
  * (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --shares '116,116,64,64,64,64;...'`).
  */
 export function partitionShares(k: number, probes: number, explored: number): number[] {
   const even = partitionShare(k, probes);
-  const rest = even < k ? even : Math.min(k, explored);
+  // Decided by k, not by the even share: with 3 probes or fewer a filtered search's share is k whole as well.
+  const rest = k <= SHARE_FLOOR ? Math.min(k, explored) : even;
   return Array.from({ length: probes }, (_, rank) => (rank < WHOLE_K_PROBES ? even : rest));
 }
 const WHOLE_K_PROBES = 2;
