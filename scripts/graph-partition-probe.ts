@@ -16,6 +16,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import usearch from 'usearch';
+import { nearestCentroids, trainCentroids } from '../src/adapters/vector/centroids.js';
 import { DEFAULT_HNSW_PARAMETERS } from '../src/adapters/vector/usearch-vector.index.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
@@ -89,39 +90,22 @@ const keysOf = (graph: InstanceType<typeof usearch.Index>, query: Float32Array, 
   Array.from((graph.search(query, n, 1) as { keys: BigUint64Array }).keys, Number);
 /** The partitions' answers for `query`, the n-th nearest asked for counts[n]: their union, or with --merge the best `candidates`. */
 function partitionPool(graphs: Array<InstanceType<typeof usearch.Index>>, query: Float32Array, counts: number[]): number[] {
-  const owners = nearestCentroid(query, 1, counts.length).keys;
+  const owners = nearestCentroids(centroids, query, counts.length);
   const found = Array.from(owners, (c, n) => graphs[Number(c)]!.search(query, counts[n]!, 1) as { keys: BigUint64Array; distances: Float32Array });
   if (!merged) return found.flatMap((answer) => Array.from(answer.keys, Number));
   return found.flatMap((answer) => Array.from(answer.keys, (key, i) => ({ key: Number(key), distance: answer.distances[i]! })))
     .sort((a, b) => a.distance - b.distance).slice(0, candidates).map((item) => item.key);
 }
 
-// Spherical k-means on an even sample: assignment by usearch's exact cosine search, centroids renormalized.
+// The service's spherical k-means (centroids.ts) on a sample of partitions x 500 vectors.
 const started = performance.now();
 const sampleSize = Math.min(size, partitions * 500);
 const sample = new Float32Array(sampleSize * GRAPH_DIMENSION);
 // --sample first: the first vectors, as the service learns its partitions; even (default): spread over all.
 const firstRows = option('sample', 'even') === 'first';
 for (let i = 0; i < sampleSize; i += 1) sample.set(rowOf(firstRows ? i : Math.floor((i * size) / sampleSize)), i * GRAPH_DIMENSION);
-const centroids = new Float32Array(partitions * GRAPH_DIMENSION);
-for (let c = 0; c < partitions; c += 1) centroids.set(sample.subarray(Math.floor((c * sampleSize) / partitions) * GRAPH_DIMENSION, (Math.floor((c * sampleSize) / partitions) + 1) * GRAPH_DIMENSION), c * GRAPH_DIMENSION);
-const nearestCentroid = (vectors: Float32Array, count: number, k: number) =>
-  usearch.exactSearch(centroids, vectors, GRAPH_DIMENSION, k, usearch.MetricKind.Cos, threads) as { keys: BigUint64Array };
-for (let iteration = 0; iteration < 10; iteration += 1) {
-  const assigned = nearestCentroid(sample, sampleSize, 1).keys;
-  const sums = new Float64Array(partitions * GRAPH_DIMENSION);
-  for (let i = 0; i < sampleSize; i += 1) {
-    const c = Number(assigned[i]);
-    for (let j = 0; j < GRAPH_DIMENSION; j += 1) sums[c * GRAPH_DIMENSION + j]! += sample[i * GRAPH_DIMENSION + j]!;
-  }
-  for (let c = 0; c < partitions; c += 1) {
-    let norm = 0;
-    for (let j = 0; j < GRAPH_DIMENSION; j += 1) norm += sums[c * GRAPH_DIMENSION + j]! ** 2;
-    if (norm === 0) continue;
-    for (let j = 0; j < GRAPH_DIMENSION; j += 1) centroids[c * GRAPH_DIMENSION + j] = sums[c * GRAPH_DIMENSION + j]! / Math.sqrt(norm);
-  }
-}
-const owner = nearestCentroid(graphMatrix, size, 1).keys;
+const centroids = trainCentroids({ matrix: sample, dimension: GRAPH_DIMENSION }, partitions);
+const owner = nearestCentroids(centroids, graphMatrix, 1);
 const members: number[][] = Array.from({ length: partitions }, () => []);
 for (let row = 0; row < size; row += 1) members[Number(owner[row])]!.push(row);
 const sizes = members.map((m) => m.length).sort((a, b) => a - b);

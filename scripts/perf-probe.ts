@@ -17,9 +17,8 @@ import { generateConversation } from '../bench/lib/corpus.js';
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
 import { startService, type RunningService } from '../test/helpers/service-harness.js';
 import { option } from './lib/probe-options.js';
+import { waitForGraph } from './lib/wait-for-graph.js';
 
-/** How long the query phase waits for the saved graph to load (a million vectors load in about 6 s). */
-const GRAPH_LOAD_WAIT_MS = 120_000;
 const cpuMs = (since: NodeJS.CpuUsage) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1000; };
 const load = () => loadavg().map((v) => v.toFixed(1)).join(' ');
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -70,12 +69,7 @@ async function timed(name: string, rounds: number, bodies: Array<() => Promise<u
 
 async function query(stack: RunningService, rounds: number, only: string | undefined): Promise<void> {
   const { context, search } = stack.controller;
-  // A saved graph loads in the background after a start (seconds at a million); until then semantic answers are empty.
-  const loadedBy = Date.now() + GRAPH_LOAD_WAIT_MS;
-  while ((await search.query({ query: BENCH_QUERIES[0]!, limit: 10, offset: 0, mode: 'semantic' })).hits.length === 0) {
-    if (Date.now() > loadedBy) throw new Error(`no semantic answer within ${GRAPH_LOAD_WAIT_MS / 1000} s: is the store embedded?`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await waitForGraph(search, BENCH_QUERIES[0]!);
   const rows: Array<[string, Array<() => Promise<unknown>>]> = [
     ['context relevance', BENCH_QUERIES.map((q) => () => context.assemble({ query: q }))],
     ['context spec', BENCH_QUERIES.map((q) => () => context.assemble({ query: q, ranking: 'spec' }))],

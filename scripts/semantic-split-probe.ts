@@ -10,11 +10,13 @@
  *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20]
  */
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
+import { percentile } from '../bench/lib/stats.js';
 import { SqliteVectorSearch } from '../src/adapters/sqlite/sqlite-vector-search.js';
 import { ThreadedVectorIndex } from '../src/adapters/vector/threaded-vector-index.js';
 import { SearchService } from '../src/features/search/search.service.js';
 import { startService } from '../test/helpers/service-harness.js';
 import { option } from './lib/probe-options.js';
+import { waitForGraph } from './lib/wait-for-graph.js';
 
 const times = new Map<string, number[]>();
 let measuring = false;
@@ -28,7 +30,11 @@ function timeMethod(prototype: object, name: string, label: string): void {
     try {
       return await original.apply(this, args);
     } finally {
-      if (measuring) times.set(label, [...(times.get(label) ?? []), performance.now() - started]);
+      if (measuring) {
+        const list = times.get(label) ?? [];
+        list.push(performance.now() - started);
+        times.set(label, list);
+      }
     }
   };
 }
@@ -41,18 +47,16 @@ const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' },
 const { search } = stack.controller;
 const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode: 'semantic' });
 try {
-  while ((await ask(BENCH_QUERIES[0]!)).hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-  while ((await ask(BENCH_QUERIES[0]!)).partial) await new Promise((resolve) => setTimeout(resolve, 200));
+  await waitForGraph(search, BENCH_QUERIES[0]!, { caughtUp: true });
   await new Promise((resolve) => setTimeout(resolve, Number(option('settle', '20')) * 1000));
   const rounds = Number(option('rounds', '10'));
   for (let round = 0; round < rounds + 2; round += 1) {
     measuring = round >= 2;
     for (const query of BENCH_QUERIES) await ask(query);
   }
-  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
   for (const [label, list] of times) {
     const sorted = [...list].sort((a, b) => a - b);
-    console.log(`${label.padEnd(44)} n=${sorted.length} p50 ${at(sorted, 0.5)} p95 ${at(sorted, 0.95)} ms`);
+    console.log(`${label.padEnd(44)} n=${sorted.length} p50 ${percentile(sorted, 50).toFixed(2)} p95 ${percentile(sorted, 95).toFixed(2)} ms`);
   }
 } finally {
   await stack.stop();
