@@ -65,13 +65,42 @@ describe('vectors waiting for the graph', () => {
       assert.ok(best!.score > 0.9999);
     }
     const second = fresh.take(64)!;
-    assert.deepEqual(second.keys, Array.from({ length: 36 }, (_, i) => i + 65), 'a slice never spans two batches');
+    assert.deepEqual(second.keys, Array.from({ length: 64 }, (_, i) => i + 65), 'the rest of the first batch, then the next');
+    for (const [i, key] of [[0, 65], [35, 100], [36, 101], [63, 128]] as const) {
+      assert.deepEqual([...second.matrix.subarray(i * DIMENSION, (i + 1) * DIMENSION)], [...vectorOf(key)], `row ${i} holds key ${key}`);
+    }
     fresh.commit(second);
+    assert.equal(fresh.size, 2);
+    assert.equal(fresh.search(vectorOf(129), 1)[0]?.key, 129, 'the rest of the second batch is searched from the right rows');
     const third = fresh.take(64)!;
-    assert.deepEqual(third.keys, Array.from({ length: 30 }, (_, i) => i + 101));
+    assert.deepEqual(third.keys, [129, 130]);
     fresh.commit(third);
     assert.equal(fresh.size, 0);
     assert.equal(fresh.take(64), null);
+  });
+
+  test('a slice gathers the small batches the pipeline pushes, skipping removed keys, and leaves re-added ones waiting', () => {
+    const fresh = new FreshVectors(DIMENSION);
+    for (let from = 1; from <= 100; from += 10) pushRange(fresh, from, from + 9);
+    fresh.remove([12, 13, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
+    const slice = fresh.take(30)!;
+    const expected = [...Array.from({ length: 10 }, (_, i) => i + 1), 11, ...Array.from({ length: 7 }, (_, i) => i + 14),
+      ...Array.from({ length: 12 }, (_, i) => i + 31)];
+    assert.deepEqual(slice.keys, expected, 'ten batches in order, the removed keys left out, stopping at 30 keys');
+    slice.keys.forEach((key, i) => assert.deepEqual([...slice.matrix.subarray(i * DIMENSION, (i + 1) * DIMENSION)], [...vectorOf(key)]));
+    // Re-added while the slice goes in: it keeps waiting with its newer vector.
+    pushRange(fresh, 35, 35, 1000);
+    fresh.commit(slice);
+    assert.equal(fresh.size, 100 - 12 - 30 + 1);
+    assert.equal(fresh.search(vectorOf(1035), 1)[0]?.key, 35);
+    assert.equal(fresh.has(20), false);
+    const rest: number[] = [];
+    for (let next = fresh.take(1000); next; next = fresh.take(1000)) {
+      rest.push(...next.keys);
+      fresh.commit(next);
+    }
+    assert.deepEqual(rest, [...Array.from({ length: 58 }, (_, i) => i + 43), 35], 'each waiting key once, oldest first');
+    assert.equal(fresh.size, 0);
   });
 
   test('a search while a later slice goes in (the index thread answers between partitions) leaves that slice and its commit right', () => {
@@ -91,7 +120,7 @@ describe('vectors waiting for the graph', () => {
     assert.equal(fresh.has(70), false);
     assert.equal(fresh.search(vectorOf(9999), 1)[0]?.key, 100);
     const next = fresh.take(100)!;
-    assert.deepEqual(next.keys, Array.from({ length: 72 }, (_, i) => i + 129), 'the rest of the batch, from the right row');
+    assert.deepEqual(next.keys, [...Array.from({ length: 72 }, (_, i) => i + 129), 100], 'the rest of the batch, from the right row, then the re-added key');
     assert.deepEqual([...next.matrix.subarray(0, DIMENSION)], [...vectorOf(129)]);
   });
 
@@ -107,7 +136,7 @@ describe('vectors waiting for the graph', () => {
     const [nearest] = fresh.search(vectorOf(3), 1);
     assert.ok(nearest !== undefined && nearest.key !== 3, 'a removed vector that would rank first leaves its place to the next');
     const slice = fresh.take(10)!;
-    assert.deepEqual(slice.keys, [1, 2, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(slice.keys, [1, 2, 5, 6, 7, 8, 9, 10, 11, 12], 'ten waiting keys: the removed ones take no place');
     assert.deepEqual([...slice.matrix.subarray(2 * DIMENSION, 3 * DIMENSION)], [...vectorOf(5)], 'rows copied in key order');
     fresh.commit(slice);
     fresh.remove(Array.from({ length: 40 }, (_, i) => i + 11));

@@ -25,14 +25,15 @@ import { PartitionedVectorIndex } from './partitioned-vector-index.js';
 const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
 const ADD_SLICE = 32 * ADD_THREADS;
 /**
- * Partitioned, a slice spreads over up to `partitions` graphs, one usearch add each: a 64-vector slice gave each
- * graph two or three vectors, and the adds' thread start-ups cost more than the inserts. Building 200,000 bench
- * vectors (`npx tsx scripts/partition-insert-probe.ts --messages 200000`): slices of 64, 256, 512 and 1,024 went in
- * at 4,873, 6,338, 7,462 and 8,834 vectors/s (330, 273, 234, 201 µs of CPU a vector), recall@10 0.978-0.980 for
- * all. Only a backlog fills a slice. A slice goes in a partition at a time, answering searches between: at a
- * million vectors the graphs took 650-830 vectors/s, so a whole slice held every search for 0.6-0.8 s.
+ * Partitioned, a slice spreads over up to `partitions` graphs, one usearch add (with its own threads) each, so a
+ * partition's share of a small slice costs more in thread start-ups and cold memory than in inserts. Building the
+ * bench corpus's first 1,000,000 vectors (`npx tsx scripts/partition-insert-probe.ts --messages 1000000 --slices
+ * 512,2048,8192`): 8,295, 13,009 and 14,550 vectors/s, 217, 141 and 123 µs of CPU a vector, recall@10
+ * 0.962-0.964. Only a backlog fills a slice (FreshVectors.take gathers the pipeline's batches of 64). A slice goes
+ * in a partition at a time, answering searches between: 2,048 over 32 partitions is about 64 vectors a step, a
+ * few milliseconds that a search may wait.
  */
-const PARTITIONED_ADD_SLICE = 512;
+const PARTITIONED_ADD_SLICE = 2048;
 
 let index: PartitionedVectorIndex | null = null;
 let fresh: FreshVectors | null = null;
