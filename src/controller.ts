@@ -113,7 +113,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const conversations = new ConversationService({
     store, clock, sessionGapMs: sessionGapMs(config), limits: conversationLimits(config),
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: removeFromIndex,
+    onConversationDeleted: removeFromIndex, log,
   });
   // chrono-node's first parses cost up to half a second (module and regular-expression set-up): pay it at start-up,
   // not on the first question that names a date.
@@ -172,6 +172,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   app.addHook('onClose', async () => {
     await worker.stop();
     await holder.close();
+    await conversations.accessesRecorded();
     await storage.close();
   });
   return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };

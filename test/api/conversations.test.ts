@@ -1,5 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type RunningService, startService } from '../helpers/service-harness.js';
 import { createConversation, NIL_UUID } from '../helpers/fixtures.js';
 import { ManualClock } from '../helpers/fakes.js';
@@ -534,10 +537,32 @@ describe('access tracking', () => {
   it('paging through messages records an access, listing conversations does not', async () => {
     const id = await createConversation(server);
     const created = (await server.api('GET', `/api/v1/conversations/${id}`)).body.last_accessed;
+    const stored = async () => {
+      await server.controller.conversations.accessesRecorded();
+      return (await server.controller.store.get(id))!.lastAccessedAt;
+    };
+    assert.equal(await stored(), created, 'the read stores the access it answered with');
     clock.advance(3_600_000);
     await server.api('GET', '/api/v1/conversations');
-    assert.equal((await server.controller.store.get(id))!.lastAccessedAt, created);
+    assert.equal(await stored(), created);
     await server.api('GET', `/api/v1/conversations/${id}/messages`);
-    assert.equal((await server.controller.store.get(id))!.lastAccessedAt, clock.now().toISOString());
+    assert.equal(await stored(), clock.now().toISOString());
+  });
+
+  it('an access recorded just before a stop is stored', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-access-'));
+    let running: RunningService | null = await startService({ clock, dataDir });
+    try {
+      const id = await createConversation(running);
+      clock.advance(60_000);
+      const read = await running.api('GET', `/api/v1/conversations/${id}`);
+      assert.equal(read.body.last_accessed, clock.now().toISOString());
+      await running.stop();
+      running = await startService({ clock, dataDir });
+      assert.equal((await running.controller.store.get(id))!.lastAccessedAt, clock.now().toISOString());
+    } finally {
+      await running?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,8 @@ import { isUuid, newId } from '../../domain/ids.js';
 import { labelFilter } from '../../domain/label.js';
 import { checkLabel, checkMessages } from '../../domain/conversation-rules.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import { AccessRecorder } from './access-recorder.js';
 import type {
   AppendPolicy,
   ConversationFilter,
@@ -60,6 +62,8 @@ export interface ConversationServiceDeps {
   onMessagesStored?: () => void;
   /** Called after a conversation was deleted, with the keys of its removed messages (to drop their vectors). */
   onConversationDeleted?: (messageKeys: readonly number[]) => void;
+  /** Where a failure to record an access is reported. */
+  log?: Logger;
 }
 
 export interface FolderNode {
@@ -72,7 +76,11 @@ export interface FolderNode {
 
 /** The use-cases of conversation management; transport-agnostic (HTTP routes and MCP tools call it). */
 export class ConversationService {
-  constructor(private readonly deps: ConversationServiceDeps) {}
+  private readonly accesses: AccessRecorder;
+
+  constructor(private readonly deps: ConversationServiceDeps) {
+    this.accesses = new AccessRecorder((id, at) => deps.store.touch(id, at), deps.log);
+  }
 
   async create(input: CreateConversationInput): Promise<Conversation> {
     const now = this.now();
@@ -88,11 +96,18 @@ export class ConversationService {
     return conversation;
   }
 
-  /** A read by a client: records last access (for pruning). */
+  /** A read by a client: records last access (for pruning), and answers without waiting for that write. */
   async get(id: string): Promise<Conversation> {
     this.requireUuid(id);
-    await this.deps.store.touch(id, this.now());
-    return this.require(id);
+    const now = this.now();
+    const conversation = await this.require(id);
+    this.accesses.record(id, now);
+    return { ...conversation, lastAccessedAt: now };
+  }
+
+  /** Settles once the accesses recorded so far are stored (a stop waits for them; so can a test). */
+  accessesRecorded(): Promise<void> {
+    return this.accesses.settled();
   }
 
   /** A read that does not count as access (internal use, e.g. ranking). */
@@ -167,7 +182,7 @@ export class ConversationService {
   async listMessages(id: string, page: { offset: number; limit: number }) {
     this.page(page);
     await this.require(id);
-    await this.deps.store.touch(id, this.now());
+    this.accesses.record(id, this.now());
     return this.deps.store.listMessages(id, page);
   }
 
