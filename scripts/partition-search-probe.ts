@@ -1,7 +1,7 @@
 /**
  * What an unfiltered search of the partitioned index costs and finds, on a scale-bench store's own saved graphs
  * (issue 16): for each --probes and each --each (candidates asked of every probed partition; usearch explores
- * max(expansion_search / probes, each)), the index part's time (centroids, graph searches, merge) and recall@10 after
+ * max(--expansion, each), 48 by default), the index part's time (centroids, graph searches, merge) and recall@10 after
  * the exact f32 re-rank of the best --depth (116, what the service re-ranks), against the exact top 10 of every
  * stored vector. Single-threaded, as the index thread searches.
  *
@@ -24,7 +24,7 @@ import { option } from './lib/probe-options.js';
 const dataDir = option('data-dir', '');
 const questions = recallQuestions(Number(option('queries', '100')));
 const depth = Number(option('depth', '116'));
-const expansion = Number(option('expansion', String(DEFAULT_HNSW_PARAMETERS.expansionSearch)));
+const expansion = Number(option('expansion', String(DEFAULT_HNSW_PARAMETERS.partitionExpansion)));
 const DIMENSION = 768;
 
 const db = new BetterSqlite3(`${dataDir}/memsvc.db`, { readonly: true });
@@ -62,7 +62,7 @@ for (const shares of shareRows) {
   const probes = shares.length;
   if (!opened.has(probes)) {
     const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
-      { ...DEFAULT_HNSW_PARAMETERS, expansionSearch: expansion, probes });
+      { ...DEFAULT_HNSW_PARAMETERS, partitionExpansion: expansion, probes });
     // The probe varies what the index decides itself (how many each partition gives): it reads its graphs directly.
     opened.set(probes, index as unknown as { partitions: UsearchVectorIndex[]; centroids: VectorRows });
   }
@@ -87,6 +87,6 @@ for (const shares of shareRows) {
       }
     });
   }
-  console.log(`probes ${probes} each ${shares.join('/')} (explores at least ${Math.ceil(expansion / probes)}): ` +
+  console.log(`probes ${probes} each ${shares.join('/')} (explores at least ${expansion}): ` +
     `recall@10 ${(recall / queries.length).toFixed(3)}, index p50 ${p(times, 0.5).toFixed(2)} p95 ${p(times, 0.95).toFixed(2)} ms`);
 }

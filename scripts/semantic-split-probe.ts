@@ -7,7 +7,7 @@
  * changed graph, which holds searches a graph at a time), then times --rounds passes over the bench's questions
  * after two unmeasured ones.
  *
- *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20]
+ *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20] [--search-<key> <number>]
  */
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
 import { percentile } from '../bench/lib/stats.js';
@@ -43,7 +43,13 @@ timeMethod(SearchService.prototype, 'semanticRanking', 'semanticRanking (embed +
 timeMethod(SqliteVectorSearch.prototype, 'nearest', 'nearest (index + stored vectors + re-rank)');
 timeMethod(ThreadedVectorIndex.prototype, 'search', 'index thread round trip');
 
-const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir: option('data-dir', ''), overrides: { rate_limit: { enabled: false } } });
+// --search-<key> <value>: a search setting for this run (e.g. --search-index_partition_expansion 64), to compare settings alternately.
+const searchSettings = Object.fromEntries(process.argv.slice(2).flatMap((arg, i, args) =>
+  arg.startsWith('--search-') ? [[arg.slice('--search-'.length), Number(args[i + 1])]] : []));
+const stack = await startService({
+  bridge: 'builtin', logger: { level: 'warn' }, dataDir: option('data-dir', ''),
+  overrides: { rate_limit: { enabled: false }, search: searchSettings },
+});
 const { search } = stack.controller;
 const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode: 'semantic' });
 try {

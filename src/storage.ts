@@ -21,6 +21,7 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
       partitionConnectivity: config.search.index_partition_connectivity,
       expansionAdd: config.search.index_expansion_add,
       expansionSearch: config.search.index_expansion_search,
+      partitionExpansion: config.search.index_partition_expansion,
       quantization: config.search.index_quantization,
       partitions: config.search.index_partitions,
       probes: config.search.index_probes,

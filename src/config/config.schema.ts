@@ -149,7 +149,13 @@ export const ConfigSchema = Type.Object({
     index_quantization: Type.Union([Type.Literal('i8'), Type.Literal('f16')], { default: 'i8' }),
     /** SQLite: graphs the index splits into, by region, once it holds 512 vectors per graph; 1 = one graph. A saved index keeps its own. */
     index_partitions: Type.Integer({ default: 32, minimum: 1, maximum: 1024 }),
-    /** SQLite: partitions a search asks (those nearest the query); each explores index_expansion_search / this (partitionShares). */
+    /**
+     * SQLite: candidates each probed partition graph explores per search. Without a filter, the two partitions nearest
+     * the query are asked for every candidate and the others for this many (partitionShares); a filtered search spreads
+     * its thousands evenly. Not saved with a graph.
+     */
+    index_partition_expansion: Type.Integer({ default: 48, minimum: 1, maximum: 4096 }),
+    /** SQLite: partitions a search asks (those nearest the query), each exploring at least index_partition_expansion. */
     index_probes: Type.Integer({ default: 6, minimum: 1, maximum: 1024 }),
     /**
      * auto: with the builtin embedder, questions are embedded in the controller's process (same vectors, no bridge

@@ -121,7 +121,7 @@ describe('PartitionedVectorIndex', () => {
     assert.deepEqual(partitionShares(128, 6, 64), [128, 128, 64, 64, 64, 64]);
     assert.deepEqual(partitionShares(129, 6, 64), Array(6).fill(128), 'past SHARE_FLOOR the shares are even');
     // Every partition probed, the far ones asked for less: the exact best of the whole index still come back.
-    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: PARTITIONS, expansionSearch: 4 * PARTITIONS });
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: PARTITIONS, partitionExpansion: 4 });
     const keys = range(1, 3001);
     addAll(index, keys);
     assert.equal(index.layout(), 'partitioned');

@@ -40,8 +40,13 @@ export interface HnswParameters {
   partitionConnectivity: number;
   /** Candidates explored while inserting: the bulk of an insert's cost. */
   expansionAdd: number;
-  /** Candidates explored while searching (at least the number of results asked for). */
+  /** Candidates explored while searching one graph of everything (at least the number of results asked for). */
   expansionSearch: number;
+  /**
+   * Candidates a partition graph explores while searching: what a search without a filter asks of the probed
+   * partitions beyond the nearest two (partitionShares), and the least any partition's search explores.
+   */
+  partitionExpansion: number;
   /** How the graph stores vectors. A saved graph keeps its own; a new or rebuilt graph takes this one. */
   quantization: IndexQuantization;
   /** Graphs the index is split into once it has enough vectors to learn them from (PartitionedVectorIndex); 1 = one graph. */
@@ -65,10 +70,13 @@ export interface HnswParameters {
  *   1,240 MiB (M 16: 0.977, 5.6 ms); every M gave 0.979-0.981 at 100,000.
  * - expansion_add 40 rather than 64 (at M 24): 158 rather than 269 µs of CPU an insert for recall@10 0.976
  *   rather than 0.979; 0.980 / 0.979 at 100,000.
+ * - partition expansion 48 rather than 64 (384 / 6 probes before; session 19, `scripts/partition-search-probe.ts
+ *   --shares`): the graphs' part of a search p50 3.10 rather than 3.60 ms at recall@10 0.971 rather than 0.972, on a
+ *   1,070,000-vector store; 32 gave 2.65 ms at 0.969.
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
-  connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, quantization: 'i8', partitions: 32,
-  probes: 6,
+  connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',
+  partitions: 32, probes: 6,
 };
 
 /**
