@@ -30,8 +30,9 @@ const ADD_SLICE = 32 * ADD_THREADS;
  * bench corpus's first 1,000,000 vectors (`npx tsx scripts/partition-insert-probe.ts --messages 1000000 --slices
  * 512,2048,8192`): 8,295, 13,009 and 14,550 vectors/s, 217, 141 and 123 µs of CPU a vector, recall@10
  * 0.962-0.964. Only a backlog fills a slice (FreshVectors.take gathers the pipeline's batches of 64). A slice goes
- * in a partition at a time, answering searches between: 2,048 over 32 partitions is about 64 vectors a step, a
- * few milliseconds that a search may wait.
+ * in a partition at a time, answering searches between: 2,048 over 32 partitions is about 64 vectors a step on
+ * average, a few milliseconds that a search may wait (the largest partition, a seventh of a million-vector index,
+ * takes about 300).
  */
 const PARTITIONED_ADD_SLICE = 2048;
 
