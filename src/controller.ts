@@ -142,7 +142,9 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
   });
   const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
-  const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock });
+  const pruning = new PruningService({
+    conversations: store, reader: storage.pruning, clock, accessesRecorded: () => conversations.accessesRecorded(),
+  });
   const labels = new LabelsService({
     conversations: store, vectors: storage.labelVectors, language, embedder: provider, log,
     useLlm: config.bridge.chat.provider !== 'none',

@@ -167,6 +167,8 @@ describe('chat proxy', () => {
       .create({ model: 'm', messages: [{ role: 'user', content: 'third question' }] }).withResponse();
     const otherId = other.response.headers.get('x-memory-conversation-id')!;
     assert.notEqual(otherId, id);
+    // The exchange is stored after the answer (docs/proxy.md): a read right away may come before it.
+    await proxy.proxy.recorder.settled();
     const otherConversation = await memsvc.api('GET', `/api/v1/conversations/${otherId}`);
     assert.equal(otherConversation.body.label, 'project x');
     assert.equal(otherConversation.body.folder, '/work/x/sub');
