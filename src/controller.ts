@@ -7,6 +7,7 @@ import { openStorage } from './storage.js';
 import { buildHttpApp } from './http/app.js';
 import { FEATURE_SCHEMA_NAMES } from './features/feature-schemas.js';
 import type { HttpMetrics } from './http/http-metrics.js';
+import { AccessRecorder } from './features/conversations/access-recorder.js';
 import { ConversationService } from './features/conversations/conversations.service.js';
 import { conversationRoutes } from './features/conversations/conversations.routes.js';
 import { EmbeddingsService } from './features/embeddings/embeddings.service.js';
@@ -110,10 +111,12 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
 
   // The features.
+  // Every client read that counts as an access (a conversation, its messages, a summary) records it here.
+  const accesses = new AccessRecorder((id, at) => store.touch(id, at), log);
   const conversations = new ConversationService({
     store, clock, sessionGapMs: sessionGapMs(config), limits: conversationLimits(config),
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: removeFromIndex, log,
+    onConversationDeleted: removeFromIndex, accesses,
   });
   // chrono-node's first parses cost up to half a second (module and regular-expression set-up): pay it at start-up,
   // not on the first question that names a date.
@@ -141,10 +144,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
   });
-  const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock });
-  const pruning = new PruningService({
-    conversations: store, reader: storage.pruning, clock, accessesRecorded: () => conversations.accessesRecorded(),
-  });
+  const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock, accesses });
+  const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock, accessesRecorded: () => accesses.settled() });
   const labels = new LabelsService({
     conversations: store, vectors: storage.labelVectors, language, embedder: provider, log,
     useLlm: config.bridge.chat.provider !== 'none',
@@ -154,6 +155,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     limits: { ...conversationLimits(config), folder: folderLimits, sessionGapMs: sessionGapMs(config) },
     onMessagesStored: () => worker.wake(),
     onMessagesRemoved: removeFromIndex,
+    accessesRecorded: () => accesses.settled(),
   });
 
   // Their routes, the MCP tools over them, and the system routes.
@@ -174,7 +176,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   app.addHook('onClose', async () => {
     await worker.stop();
     await holder.close();
-    await conversations.accessesRecorded();
+    await accesses.settled();
     await storage.close();
   });
   return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };

@@ -137,6 +137,16 @@ describe('POST /api/v1/summarize', () => {
     assert.equal(bridge.summarizeRequests.length, calls);
   });
 
+  test('a summary request counts as a read of its conversation', async () => {
+    clock.set(NOW);
+    const id = await create(server, { label: 'read by summary', messages: [{ role: 'user', content: 'Something to sum up.', timestamp: at(-HOUR) }] });
+    clock.set(at(HOUR));
+    assert.equal((await summarize({ conversation_id: id, level: 'daily' })).status, 200);
+    await server.controller.conversations.accessesRecorded();
+    assert.equal((await server.controller.store.get(id))!.lastAccessedAt, at(HOUR));
+    clock.set(NOW);
+  });
+
   test('bad input is a 400, an unknown conversation a 404, a failing bridge a 503', async () => {
     const id = await create(server, { label: 'errors', messages: [{ role: 'user', content: 'hello there' }] });
     const badLevel = await summarize({ conversation_id: id, level: 'hourly' });

@@ -104,7 +104,7 @@ export class FreshVectors {
     const matrix = only && only.owned.length === only.rows
       ? only.batch.matrix.subarray(only.batch.next * this.dimension, (only.batch.next + only.rows) * this.dimension)
       : this.rowsOf(parts);
-    return { keys, matrix, parts: parts.map(({ batch, rows }) => ({ batch, rows })) };
+    return { keys, matrix, parts };
   }
 
   /** The slice is in the graph now: it stops waiting here (a key re-added or removed meanwhile keeps its newer state). */

@@ -64,7 +64,7 @@ describe('recording conversation accesses', () => {
     const conversation = { id, lastAccessedAt: '2025-01-01T00:00:00.000Z' } as Conversation;
     const store = { get: async () => conversation, touch } as unknown as ConversationStore;
     const service = new ConversationService({
-      store, clock: { now: () => new Date('2025-02-01T00:00:00.000Z') }, sessionGapMs: 0,
+      accesses: new AccessRecorder(touch), store, clock: { now: () => new Date('2025-02-01T00:00:00.000Z') }, sessionGapMs: 0,
       limits: { maxMessageChars: 1, maxMessagesPerConversation: 1, maxPageSize: 1, maxLabelChars: 1, maxFolderChars: 1, maxFolderDepth: 1, maxMetadataBytes: 1 },
     });
     const read = await service.get(id);

@@ -11,8 +11,7 @@ import { isUuid, newId } from '../../domain/ids.js';
 import { labelFilter } from '../../domain/label.js';
 import { checkLabel, checkMessages } from '../../domain/conversation-rules.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Logger } from '../../ports/logger.js';
-import { AccessRecorder } from './access-recorder.js';
+import type { AccessRecorder } from './access-recorder.js';
 import type {
   AppendPolicy,
   ConversationFilter,
@@ -62,8 +61,8 @@ export interface ConversationServiceDeps {
   onMessagesStored?: () => void;
   /** Called after a conversation was deleted, with the keys of its removed messages (to drop their vectors). */
   onConversationDeleted?: (messageKeys: readonly number[]) => void;
-  /** Where a failure to record an access is reported. */
-  log?: Logger;
+  /** Where client reads record their access (one recorder for every feature that counts a read). */
+  accesses: AccessRecorder;
 }
 
 export interface FolderNode {
@@ -76,11 +75,7 @@ export interface FolderNode {
 
 /** The use-cases of conversation management; transport-agnostic (HTTP routes and MCP tools call it). */
 export class ConversationService {
-  private readonly accesses: AccessRecorder;
-
-  constructor(private readonly deps: ConversationServiceDeps) {
-    this.accesses = new AccessRecorder((id, at) => deps.store.touch(id, at), deps.log);
-  }
+  constructor(private readonly deps: ConversationServiceDeps) {}
 
   async create(input: CreateConversationInput): Promise<Conversation> {
     const now = this.now();
@@ -101,13 +96,13 @@ export class ConversationService {
     this.requireUuid(id);
     const now = this.now();
     const conversation = await this.require(id);
-    this.accesses.record(id, now);
+    this.deps.accesses.record(id, now);
     return { ...conversation, lastAccessedAt: now };
   }
 
   /** Settles once the accesses recorded so far are stored (a stop waits for them; so can a test). */
   accessesRecorded(): Promise<void> {
-    return this.accesses.settled();
+    return this.deps.accesses.settled();
   }
 
   /** A read that does not count as access (internal use, e.g. ranking). */
@@ -182,7 +177,7 @@ export class ConversationService {
   async listMessages(id: string, page: { offset: number; limit: number }) {
     this.page(page);
     await this.require(id);
-    this.accesses.record(id, this.now());
+    this.deps.accesses.record(id, this.now());
     return this.deps.store.listMessages(id, page);
   }
 

@@ -16,6 +16,8 @@ export interface ExportServiceDeps {
   onMessagesStored?: () => void;
   /** After an import replaced conversations, with the keys of their removed messages (to drop their vectors). */
   onMessagesRemoved?: (keys: readonly number[]) => void;
+  /** Settles once the reads already answered have their access stored: an export carries last_accessed. */
+  accessesRecorded: () => Promise<void>;
 }
 
 export interface ExportRequest {
@@ -64,6 +66,7 @@ export class ExportService {
 
   private async *stream(format: ExportFormat, filter: ArchiveFilter, exportedAt: string, echo: Record<string, string>) {
     const writer = exportWriter(format, { exportedAt, filter: echo });
+    await this.deps.accessesRecorded();
     yield writer.open();
     let count = 0;
     let cursor = null;

@@ -37,7 +37,7 @@ export interface PruningServiceDeps {
   reader: PruningReader;
   clock: Clock;
   /** Settles once the reads already answered have their access stored (ConversationService.accessesRecorded). */
-  accessesRecorded?: () => Promise<void>;
+  accessesRecorded: () => Promise<void>;
 }
 
 /**
@@ -55,7 +55,7 @@ export class PruningService {
     const importanceThreshold = options.importanceThreshold ?? DEFAULT_IMPORTANCE_THRESHOLD;
     const idleSince = new Date(this.deps.clock.now().getTime() - thresholdDays * DAY_MS).toISOString();
     // A conversation a client has just read is not idle, even if its access is still on its way to the store.
-    await this.deps.accessesRecorded?.();
+    await this.deps.accessesRecorded();
     const { items, total, archivable } = await this.deps.reader.idleConversations({
       idleBefore: idleSince, importanceThreshold, limit: options.limit ?? DEFAULT_SUGGESTION_LIMIT,
     });
