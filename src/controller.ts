@@ -144,7 +144,9 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const embeddings = new EmbeddingsService({
     queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
   });
-  const summaries = new SummariesService({ conversations: store, summaries: storage.summaries, language, clock, accesses });
+  const summaries = new SummariesService({
+    conversations: store, summaries: storage.summaries, language, clock, recordAccess: (id, at) => accesses.record(id, at),
+  });
   const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock, accessesRecorded: () => accesses.settled() });
   const labels = new LabelsService({
     conversations: store, vectors: storage.labelVectors, language, embedder: provider, log,

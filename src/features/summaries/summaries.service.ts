@@ -6,7 +6,6 @@ import type { ConversationStore } from '../../ports/conversation-store.js';
 import { UpstreamError } from '../../domain/upstream-error.js';
 import type { LanguageModel } from '../../ports/language-model.js';
 import type { SummaryLevel, SummaryStore } from '../../ports/summary-store.js';
-import type { AccessRecorder } from '../conversations/access-recorder.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,8 +40,8 @@ export interface SummariesServiceDeps {
   language: LanguageModel;
   clock: Clock;
   limits?: SummaryLimits;
-  /** A summary request counts as a read of its conversation. */
-  accesses: AccessRecorder;
+  /** Records a read of a conversation (a summary request counts as one); returns at once. */
+  recordAccess: (conversationId: string, at: string) => void;
 }
 
 export interface SummaryResult {
@@ -91,7 +90,7 @@ export class SummariesService {
     const conversation = await this.deps.conversations.get(conversationId);
     if (!conversation) throw new ConversationNotFoundError(conversationId);
     const now = this.deps.clock.now();
-    this.deps.accesses.record(conversationId, now.toISOString());
+    this.deps.recordAccess(conversationId, now.toISOString());
 
     const plan = SUMMARY_LEVELS[level];
     // The window ends now; when nothing was said in it, it ends at the newest message instead,
