@@ -8,7 +8,13 @@
  * --shares 'a,b,c;d,e' instead asks the nearest partition for a, the next for b, and so on: a row for each list, probing
  * as many partitions as it has shares.
  *
+ * --folder <path> times a filtered search instead: the index is asked for the candidates the service asks for under that
+ * folder filter (indexCandidates), spread by --fractions 'a,b,...;...' (each a fraction of those candidates, nearest
+ * partition first); the best of them by the graphs' scores are kept, those in the folder re-ranked exactly, and
+ * recall@10 is against the exact top 10 of the folder's stored vectors.
+ *
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --probes 4,6,8 --each 32,64,116 [--queries 100]
+ *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --folder /sel/a --fractions '0.5,0.5,0.5,0.5,0.5,0.5;1,1,0.25,0.25,0.25,0.25'
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --shares '116,116,64,64,32,32;116,64,64,32'
  */
 import BetterSqlite3 from 'better-sqlite3';
@@ -18,6 +24,7 @@ import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-e
 import { nearestCentroids, type VectorRows } from '../src/adapters/vector/centroids.js';
 import { PartitionedVectorIndex } from '../src/adapters/vector/partitioned-vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS, type UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
+import { indexCandidates } from '../src/adapters/sqlite/sqlite-vector-search.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { option } from './lib/probe-options.js';
 
@@ -27,8 +34,13 @@ const depth = Number(option('depth', '116'));
 const expansion = Number(option('expansion', String(DEFAULT_HNSW_PARAMETERS.partitionExpansion)));
 const DIMENSION = 768;
 
+const folder = option('folder', '');
 const db = new BetterSqlite3(`${dataDir}/memsvc.db`, { readonly: true });
 const count = (db.prepare('SELECT count(*) AS n FROM message_vectors').get() as { n: number }).n;
+/** The stored vectors in --folder's subtree (every one without --folder). */
+const admitted = new Set<number>(folder === '' ? [] : db.prepare(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+  JOIN message_vectors v ON v.message_seq = m.seq WHERE c.folder = ? OR (c.folder >= ? AND c.folder < ?)`).pluck()
+  .all(folder, `${folder}/`, `${folder}0`) as number[]);
 const matrix = new Float32Array(count * DIMENSION);
 const rowOf = new Map<number, number>();
 let row = 0;
@@ -44,7 +56,19 @@ const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const queries = await embedder.embed(questions);
 const queryMatrix = new Float32Array(queries.length * DIMENSION);
 queries.forEach((query, i) => queryMatrix.set(query, i * DIMENSION));
-const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array; distances: Float32Array };
+/** Each question's exact top 10 rows (among the folder's, with --folder). */
+const exactTop: number[][] = [];
+if (folder === '') {
+  const exact = usearch.exactSearch(matrix, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
+  queries.forEach((_, q) => exactTop.push(Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number)));
+} else {
+  const rows = [...admitted].map((key) => rowOf.get(key)!);
+  const sub = new Float32Array(rows.length * DIMENSION);
+  rows.forEach((r, i) => sub.set(matrix.subarray(r * DIMENSION, (r + 1) * DIMENSION), i * DIMENSION));
+  const exact = usearch.exactSearch(sub, queryMatrix, DIMENSION, 10, usearch.MetricKind.Cos, 0) as { keys: BigUint64Array };
+  queries.forEach((_, q) => exactTop.push(Array.from(exact.keys.subarray(q * 10, q * 10 + 10), (i) => rows[Number(i)]!)));
+  console.log(`${admitted.size} vectors in ${folder}: ${indexCandidates(100, count, admitted.size)} candidates asked`);
+}
 const dot = (r: number, query: Float32Array) => {
   let sum = 0;
   for (let j = 0, base = r * DIMENSION; j < DIMENSION; j += 1) sum += matrix[base + j]! * query[j]!;
@@ -53,7 +77,10 @@ const dot = (r: number, query: Float32Array) => {
 
 const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 /** Rows to measure: candidates asked of the nearest, second nearest, ... partition. */
-const shareRows = option('shares', '') !== ''
+const candidates = folder === '' ? depth : indexCandidates(100, count, admitted.size);
+const shareRows = option('fractions', '') !== ''
+  ? option('fractions', '').split(';').map((list) => list.split(',').map((fraction) => Math.ceil(Number(fraction) * candidates)))
+  : option('shares', '') !== ''
   ? option('shares', '').split(';').map((list) => list.split(',').map(Number))
   : option('probes', '4,6,8').split(',').map(Number).flatMap((probes) =>
     option('each', '32,64,116').split(',').map(Number).map((each) => Array<number>(probes).fill(each)));
@@ -75,11 +102,12 @@ for (const shares of shareRows) {
       const found = [];
       const owners = nearestCentroids(internals.centroids, query, probes);
       for (let n = 0; n < probes; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(query, shares[n]!));
-      const pool = found.sort((a, b) => b.score - a.score).slice(0, depth);
+      const pool = found.sort((a, b) => b.score - a.score).slice(0, candidates)
+        .filter((item) => folder === '' || admitted.has(item.key));
       if (round === 0) {
         const top = pool.map((item) => ({ row: rowOf.get(item.key)!, score: dot(rowOf.get(item.key)!, query) }))
           .sort((a, b) => b.score - a.score).slice(0, 10);
-        const exactRows = Array.from(exact.keys.subarray(q * 10, q * 10 + 10), Number);
+        const exactRows = exactTop[q]!;
         const tenth = dot(exactRows[9]!, query) - 1e-6;
         recall += top.filter((item) => exactRows.includes(item.row) || item.score >= tenth).length / 10;
       } else {

@@ -7,10 +7,15 @@
  * changed graph, which holds searches a graph at a time), then times --rounds passes over the bench's questions
  * after two unmeasured ones.
  *
- *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20] [--search-<key> <number>]
+ * With --folder, every question is asked under that folder filter (the scale bench's /sel/a is 10% of the messages,
+ * /sel/a/b 1%), and counting the filter's matches is timed too.
+ *
+ *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20] [--folder /sel/a]
+ *     [--search-<key> <number>]
  */
 import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
 import { percentile } from '../bench/lib/stats.js';
+import { EmbeddedMatchCounter } from '../src/adapters/sqlite/sqlite-vector-count.js';
 import { SqliteVectorSearch } from '../src/adapters/sqlite/sqlite-vector-search.js';
 import { ThreadedVectorIndex } from '../src/adapters/vector/threaded-vector-index.js';
 import { SearchService } from '../src/features/search/search.service.js';
@@ -38,10 +43,24 @@ function timeMethod(prototype: object, name: string, label: string): void {
     }
   };
 }
+/** Times every call of `prototype[name]` (a synchronous method) under `label` while measuring. */
+function timeSyncMethod(prototype: object, name: string, label: string): void {
+  const target = prototype as Record<string, (...args: unknown[]) => unknown>;
+  const original = target[name]!;
+  target[name] = function timed(this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    try {
+      return original.apply(this, args);
+    } finally {
+      if (measuring) times.set(label, [...(times.get(label) ?? []), performance.now() - started]);
+    }
+  };
+}
 timeMethod(SearchService.prototype, 'query', 'query (all)');
 timeMethod(SearchService.prototype, 'semanticRanking', 'semanticRanking (embed + nearest)');
 timeMethod(SqliteVectorSearch.prototype, 'nearest', 'nearest (index + stored vectors + re-rank)');
 timeMethod(ThreadedVectorIndex.prototype, 'search', 'index thread round trip');
+timeSyncMethod(EmbeddedMatchCounter.prototype, 'admitted', 'counting the filter\'s matches');
 
 // --search-<key> <value>: a search setting for this run (e.g. --search-index_partition_expansion 64), to compare settings alternately.
 const searchSettings = Object.fromEntries(process.argv.slice(2).flatMap((arg, i, args) =>
@@ -51,7 +70,9 @@ const stack = await startService({
   overrides: { rate_limit: { enabled: false }, search: searchSettings },
 });
 const { search } = stack.controller;
-const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode: 'semantic' });
+const folder = option('folder', '');
+const filters = folder === '' ? undefined : { folder };
+const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode: 'semantic', filters });
 try {
   await waitForGraph(search, BENCH_QUERIES[0]!, { caughtUp: true });
   await new Promise((resolve) => setTimeout(resolve, Number(option('settle', '20')) * 1000));

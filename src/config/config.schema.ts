@@ -151,11 +151,14 @@ export const ConfigSchema = Type.Object({
     index_partitions: Type.Integer({ default: 32, minimum: 1, maximum: 1024 }),
     /**
      * SQLite: candidates each probed partition graph explores per search. Without a filter, the two partitions nearest
-     * the query are asked for every candidate and the others for this many (partitionShares); a filtered search spreads
-     * its thousands evenly. Not saved with a graph.
+     * the query are asked for every candidate and the others for this many (partitionShares); a filtered search asks
+     * for its thousands, less of each partition the farther it is. Not saved with a graph.
      */
     index_partition_expansion: Type.Integer({ default: 48, minimum: 1, maximum: 4096 }),
-    /** SQLite: partitions a search asks (those nearest the query), each exploring at least index_partition_expansion. */
+    /**
+     * SQLite: partitions a search asks (those nearest the query), each exploring at least index_partition_expansion.
+     * A filtered search, which needs thousands of candidates, asks two more.
+     */
     index_probes: Type.Integer({ default: 6, minimum: 1, maximum: 1024 }),
     /**
      * auto: with the builtin embedder, questions are embedded in the controller's process (same vectors, no bridge

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
-import { PartitionedVectorIndex, partitionShare, partitionShares, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { PartitionedVectorIndex, partitionShares, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { FakeBridge } from '../../../test/helpers/fake-bridge.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -115,11 +115,9 @@ describe('PartitionedVectorIndex', () => {
   test('a search for few candidates asks the nearest two partitions for all of them and the others for what they explore', () => {
     assert.deepEqual(partitionShares(116, 6, 64), [116, 116, 64, 64, 64, 64]);
     assert.deepEqual(partitionShares(10, 6, 64), [10, 10, 10, 10, 10, 10], 'never more than k');
-    assert.deepEqual(partitionShares(4000, 6, 64), Array(6).fill(2000), 'a filtered search is spread evenly as before');
     assert.deepEqual(partitionShares(116, 1, 64), [116]);
-    assert.deepEqual(partitionShares(4000, 3, 64), [4000, 4000, 4000], 'with few probes a filtered search still asks every partition for its share');
     assert.deepEqual(partitionShares(128, 6, 64), [128, 128, 64, 64, 64, 64]);
-    assert.deepEqual(partitionShares(129, 6, 64), Array(6).fill(128), 'past SHARE_FLOOR the shares are even');
+    assert.deepEqual(partitionShares(116, 6, 64, 4), [116, 116, 64, 64], 'never more partitions than there are');
     // Every partition probed, the far ones asked for less: the exact best of the whole index still come back.
     const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: PARTITIONS, partitionExpansion: 4 });
     const keys = range(1, 3001);
@@ -135,11 +133,22 @@ describe('PartitionedVectorIndex', () => {
     }
   });
 
-  test('a search for many candidates (a filtered search) asks each partition for a share and still returns k, best first', () => {
+  test('a search for many candidates (a filtered search) probes two more partitions, asking the farther ones for less', () => {
+    const shares = partitionShares(4000, 6, 64, 32);
+    assert.equal(shares.length, 8);
+    assert.ok(shares.every((share, i) => i === 0 || share < shares[i - 1]!), `falling shares: ${shares.join(',')}`);
+    const asked = shares.reduce((sum, share) => sum + share, 0);
+    assert.ok(asked >= 4000 && asked <= 1.5 * 4000, `more than k in all, much less than six half-shares: ${asked}`);
+    assert.deepEqual(partitionShares(129, 6, 64, 32), Array(8).fill(128), 'never fewer than 128 a partition');
+    assert.deepEqual(partitionShares(4000, 6, 64, 5).length, 5, 'never more partitions than there are');
+    const alone = partitionShares(4000, 1, 64, 32);
+    assert.ok(alone.length === 3 && alone.reduce((sum, share) => sum + share, 0) >= 4000, 'with one probe, still k in all');
+    assert.deepEqual(partitionShares(300, 6, 64, 1), [300], 'one partition gives k whole');
+  });
+
+  test('a filtered search of the partitions still returns k, best first', () => {
     const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
     addAll(index, range(1, 3001));
-    assert.equal(partitionShare(116, 6), 116);
-    assert.equal(partitionShare(4000, 6), 2000);
     const found = index.search(vectorOf(5), 1000);
     assert.equal(found.length, 1000);
     assert.equal(new Set(found.map((item) => item.key)).size, 1000);

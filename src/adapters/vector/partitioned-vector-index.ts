@@ -197,10 +197,9 @@ export class PartitionedVectorIndex {
   /** The `k` best of the graphs of the `probes` centroids nearest the query; scores are the graphs' (approximate). */
   search(query: Float32Array, k: number): ScoredKey[] {
     if (this.single) return this.single.search(query, k);
-    const probes = Math.min(this.parameters.probes, this.partitions.length);
-    const nearest = nearestCentroids(this.centroids!, query, probes);
+    const shares = partitionShares(k, this.parameters.probes, this.parameters.partitionExpansion, this.partitions.length);
+    const nearest = nearestCentroids(this.centroids!, query, shares.length);
     const found: ScoredKey[] = [];
-    const shares = partitionShares(k, probes, this.parameters.partitionExpansion);
     nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(query, shares[rank]!)); });
     return found.sort((a, b) => b.score - a.score).slice(0, k);
   }
@@ -314,33 +313,39 @@ const DUE_SHARE = 0.1;
 const DUE_AFTER_SKIPS = 20;
 
 /**
- * Candidates asked of each probed partition: a filtered search asks for thousands, spread over the partitions;
- * each gives SHARE_HEADROOM times its even share, and never fewer than SHARE_FLOOR (the k of a search without a
- * filter, 116, is asked of every partition whole: the best ten may all sit in one).
+ * Candidates asked of each partition a search probes, nearest the query first; as many entries as partitions probed.
+ *
+ * A search without a filter asks for at most SHARE_FLOOR (116): the WHOLE_K_PROBES nearest of its `probes`
+ * partitions are asked for all of it, the others for what their search explores anyway (`explored`, the partition
+ * expansion, at most k). The best ten sit mostly in the nearest two: on a 1,070,000-vector store, 6 of 32 partitions
+ * asked for 116/116/64/64/64/64 found recall@10 0.972 against 0.973 with 116 from each, in 4.4-4.7 rather than
+ * 5.5-6.1 ms of index time (p50); 116/64/64/64/64/64 gave 0.968 and 64 from each 0.953 (`npx tsx
+ * scripts/partition-search-probe.ts --data-dir <store> --shares '116,116,64,64,64,64;...'`). On another machine and
+ * store, 116/116/48/48/48/48 with 48 explored: 0.971 in 3.10 ms against 0.972 in 3.60 ms (session 19).
+ *
+ * A filtered search asks for thousands, of which the filter keeps a share. It probes FILTERED_EXTRA_PROBES more
+ * partitions, and asks each a share of k that falls by SHARE_DECAY from one partition to the next, the shares adding
+ * up to FILTERED_HEADROOM x k (never fewer than SHARE_FLOOR, never more than k): the nearest partitions hold most of
+ * the best matches, and with a selective filter the few that pass are spread wider. On the 1,070,000-vector store of
+ * session 20 (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --folder <f> --fractions ...`), against
+ * six partitions each asked for half of k: a 10% folder filter (2,115 candidates) recall@10 0.982 → 0.987 and index
+ * p50 23.4 → 13.0 ms; a 1% filter (4,000) 0.963 → 0.976 and 34.7 → 20.8 ms.
  */
-export function partitionShare(k: number, probes: number): number {
-  return Math.min(k, Math.max(SHARE_FLOOR, Math.ceil((k * SHARE_HEADROOM) / Math.max(1, probes))));
+export function partitionShares(k: number, probes: number, explored: number, partitions = Number.POSITIVE_INFINITY): number[] {
+  if (k <= SHARE_FLOOR) {
+    const rest = Math.min(k, explored);
+    return Array.from({ length: Math.min(probes, partitions) }, (_, rank) => (rank < WHOLE_K_PROBES ? k : rest));
+  }
+  const probed = Math.max(1, Math.min(probes + FILTERED_EXTRA_PROBES, partitions));
+  const weights = Array.from({ length: probed }, (_, rank) => SHARE_DECAY ** rank);
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return weights.map((weight) => Math.min(k, Math.max(SHARE_FLOOR, Math.ceil((k * FILTERED_HEADROOM * weight) / total))));
 }
-const SHARE_HEADROOM = 3;
 const SHARE_FLOOR = 128;
-
-/**
- * Candidates asked of the probed partitions, nearest first. A filtered search's thousands are spread evenly
- * (partitionShare). A k of at most SHARE_FLOOR (a search without a filter) is asked whole of the WHOLE_K_PROBES
- * nearest partitions only; the others give what their search explores anyway (`explored`, the partition expansion,
- * at most k). The best ten sit mostly in the nearest two: on a 1,070,000-vector store, 6 of 32 partitions asked for
- * 116/116/64/64/64/64 found recall@10 0.972 against 0.973 with 116 from each, in 4.4-4.7 rather than 5.5-6.1 ms
- * of index time (p50); 116/116/116/64/64/64 gave 0.973 in 4.7 ms, 116/64/64/64/64/64 0.968 and 64 from each 0.953
- * (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --shares '116,116,64,64,64,64;...'`). On another
- * machine and store, 116/116/48/48/48/48 with 48 explored: 0.971 in 3.10 ms against 0.972 in 3.60 ms (session 19).
- */
-export function partitionShares(k: number, probes: number, explored: number): number[] {
-  const even = partitionShare(k, probes);
-  // Decided by k, not by the even share: with 3 probes or fewer a filtered search's share is k whole as well.
-  const rest = k <= SHARE_FLOOR ? Math.min(k, explored) : even;
-  return Array.from({ length: probes }, (_, rank) => (rank < WHOLE_K_PROBES ? even : rest));
-}
 const WHOLE_K_PROBES = 2;
+const FILTERED_EXTRA_PROBES = 2;
+const SHARE_DECAY = 0.75;
+const FILTERED_HEADROOM = 1.44;
 
 /**
  * One graph per partition, under dir/partitions/<n>, of the partitions' M, searched with the partition expansion
