@@ -31,6 +31,12 @@ const SELECTIVE_FOLDERS: ReadonlyArray<{ folder: string; every: number; share: s
   { folder: '/sel/a/b', every: 100, share: '1%' },
   { folder: '/sel/a', every: 10, share: '10%' },
 ];
+/**
+ * A folder that follows a topic, as users' folders do: the corpus's research conversations. The selective folders
+ * above take conversations whatever they are about; under this one, a question about another topic has few of the
+ * folder's messages near it, which is the hard case for a graph searched before the filter.
+ */
+const TOPICAL_FOLDER = '/research';
 const MESSAGES_PER_CONVERSATION = 10;
 /** The scale bench's service key (its stores' bridge and controller share it). */
 export const API_KEY = 'bench-scale-key-0123456789abcdef0123456789';
@@ -418,6 +424,7 @@ async function semanticRows(context: ScenarioContext, client: HttpClient, corpus
   const filters: Array<{ folder: string | null; share: string }> = [
     { folder: null, share: 'no filter' },
     ...[...SELECTIVE_FOLDERS].reverse().map((bucket) => ({ folder: bucket.folder, share: `folder filter ${bucket.share}` })),
+    { folder: TOPICAL_FOLDER, share: `topical folder filter (${TOPICAL_FOLDER})` },
   ];
   for (const { folder, share } of filters) {
     const body = (text: string) => JSON.stringify({
