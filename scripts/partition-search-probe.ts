@@ -13,6 +13,10 @@
  * partition first); the best of them by the graphs' scores are kept, those in the folder re-ranked exactly, and
  * recall@10 is against the exact top 10 of the folder's stored vectors.
  *
+ * With --filter-aware as well, the partitions probed are those nearest the question among the partitions that hold
+ * the folder's vectors (an even sample of 512 of them, each assigned its nearest centroid; a partition holding at least
+ * 1% of the sample counts), rather than the partitions nearest the question: a prototype for topical folders.
+ *
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --probes 4,6,8 --each 32,64,116 [--queries 100]
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --folder /sel/a --fractions '0.5,0.5,0.5,0.5,0.5,0.5;1,1,0.25,0.25,0.25,0.25'
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --shares '116,116,64,64,32,32;116,64,64,32'
@@ -84,6 +88,21 @@ const shareRows = option('fractions', '') !== ''
   ? option('shares', '').split(';').map((list) => list.split(',').map(Number))
   : option('probes', '4,6,8').split(',').map(Number).flatMap((probes) =>
     option('each', '32,64,116').split(',').map(Number).map((each) => Array<number>(probes).fill(each)));
+const filterAware = process.argv.includes('--filter-aware');
+let holdingPartitions: Set<number> | null = null;
+/** The partitions holding at least 1% of an even sample of 512 of the folder's vectors. */
+function holding(internals: { centroids: VectorRows }): Set<number> {
+  if (holdingPartitions) return holdingPartitions;
+  const keys = [...admitted];
+  const sample = Array.from({ length: Math.min(512, keys.length) }, (_, i) => keys[Math.floor((i * keys.length) / Math.min(512, keys.length))]!);
+  const rows = new Float32Array(sample.length * DIMENSION);
+  sample.forEach((key, i) => rows.set(matrix.subarray(rowOf.get(key)! * DIMENSION, (rowOf.get(key)! + 1) * DIMENSION), i * DIMENSION));
+  const counts = new Map<number, number>();
+  for (const owner of nearestCentroids(internals.centroids, rows, 1)) counts.set(Number(owner), (counts.get(Number(owner)) ?? 0) + 1);
+  holdingPartitions = new Set([...counts].filter(([, n]) => n >= 0.01 * sample.length).map(([owner]) => owner));
+  console.log(`the folder's sample sits in ${counts.size} partitions, ${holdingPartitions.size} with at least 1% of it`);
+  return holdingPartitions;
+}
 const opened = new Map<number, { partitions: UsearchVectorIndex[]; centroids: VectorRows }>();
 for (const shares of shareRows) {
   const probes = shares.length;
@@ -100,8 +119,10 @@ for (const shares of shareRows) {
     queries.forEach((query, q) => {
       const started = performance.now();
       const found = [];
-      const owners = nearestCentroids(internals.centroids, query, probes);
-      for (let n = 0; n < probes; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(query, shares[n]!));
+      const owners = filterAware
+        ? [...nearestCentroids(internals.centroids, query, internals.partitions.length)].filter((owner) => holding(internals).has(Number(owner))).slice(0, probes)
+        : nearestCentroids(internals.centroids, query, probes);
+      for (let n = 0; n < owners.length; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(query, shares[n]!));
       const pool = found.sort((a, b) => b.score - a.score).slice(0, candidates)
         .filter((item) => folder === '' || admitted.has(item.key));
       if (round === 0) {
