@@ -18,8 +18,12 @@ export interface VectorIndex {
   /** Resolves when every added vector is in the graph (before a final save). */
   flush(): Promise<void>;
   remove(keys: readonly number[]): Promise<void>;
-  /** Up to k nearest keys with cosine similarity in -1..1, best first. */
-  search(query: Float32Array, k: number): Promise<ScoredKey[]>;
+  /**
+   * Up to k nearest keys with cosine similarity in -1..1, best first. `among`, rows of vectors a filter admits (a
+   * sample), limits a partitioned index to the regions holding them: a filter that follows a topic other than the
+   * question's has few of its matches in the regions nearest the question.
+   */
+  search(query: Float32Array, k: number, among?: Float32Array): Promise<ScoredKey[]>;
   /** The keys of `keys` the index does not hold yet. */
   missing(keys: readonly number[]): Promise<number[]>;
   /**

@@ -7,7 +7,7 @@ import { hasFilter } from '../sql/filter-sql.js';
 import { admittedKeys } from './sqlite-admitted-keys.js';
 import { exactScanOn, type ExactScan } from './sqlite-exact-scan.js';
 import { StatementCache } from './sqlite-statements.js';
-import { storedVectors } from './sqlite-stored-vectors.js';
+import { matchingVectorSample, storedVectors } from './sqlite-stored-vectors.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /**
@@ -28,6 +28,8 @@ const OVERSAMPLE = 2;
 const CONVERSATION_SET_MAX_SHARE = 0.1;
 /** How much wider the one retry of a filter that correlates with the query looks (at least MAX_INDEX_CANDIDATES). */
 const CORRELATED_WIDENING = 8;
+/** Stored vectors of a filter's matches read to tell which regions of the index hold them (the wider retry). */
+const FILTER_SAMPLE = 512;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
 const COUNT_CAP_FACTOR = 25;
 
@@ -76,15 +78,18 @@ export class SqliteVectorSearch implements VectorSearch {
     if (matching <= this.exactMaxCandidates) return this.scan(vector, filter, this.exactMaxCandidates, depth);
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
-    const admittedNearest = async (count: number) =>
-      admittedKeys(this.statements, (await index.search(vector, count)).map((item) => item.key), filter, selective);
+    const admittedNearest = async (count: number, among?: Float32Array) =>
+      admittedKeys(this.statements, (await index.search(vector, count, among)).map((item) => item.key), filter, selective);
     const candidates = indexCandidates(depth, size, matching);
     let admitted = await admittedNearest(candidates);
-    // Fewer than half the survivors the filter's share predicts: the filter correlates with the query (recent
-    // messages, asked about old ones). Once, wider: without it those matches would never be reached.
+    // Fewer than half the survivors the filter's share predicts: the filter's matches lie away from the question
+    // (a folder about another topic; recent messages, asked about old ones). Once more, wider, in the regions of
+    // the index that hold the filter's matches (a partitioned index; a single graph just searches wider).
     const expected = (candidates * matching) / Math.max(1, size);
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
-      admitted = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)));
+      const among = matchingVectorSample(this.statements, filter, FILTER_SAMPLE, vector.length);
+      const wider = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)), among);
+      admitted = [...new Set([...admitted, ...wider])];
     }
     return exactTopK(vector, storedVectors(this.statements, admitted, vector.length), depth);
   }

@@ -146,6 +146,30 @@ describe('PartitionedVectorIndex', () => {
     assert.deepEqual(partitionShares(300, 6, 64, 1), [300], 'one partition gives k whole');
   });
 
+  test('with a sample of a filter\'s vectors, a search asks the partitions holding them, not those nearest the question', () => {
+    // One probe: without the sample only the question's own region is searched.
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: 1 });
+    const keys = range(1, 4001);
+    addAll(index, keys);
+    assert.equal(index.layout(), 'partitioned');
+    // The "folder": the keys of cluster 5. The question sits in cluster 0.
+    const folder = keys.filter((key) => key % CLUSTERS === 5);
+    const query = vectorOf(9001, 0);
+    const exactInFolder = exactTopK(query, packVectors(folder.map((key) => ({ key, vector: vectorOf(key) })), DIMENSION), 10)
+      .map((item) => item.key);
+    const inFolder = (found: Array<{ key: number }>) => found.filter((item) => folder.includes(item.key)).map((item) => item.key);
+
+    const plain = index.search(query, 200);
+    assert.ok(inFolder(plain).length < 10, `the question's region holds few of the folder's vectors (${inFolder(plain).length})`);
+
+    const sample = matrixOf(folder.filter((_, i) => i % 10 === 0));
+    const among = index.search(query, 200, sample);
+    assert.ok(inFolder(among).length >= 150, `most candidates are the folder's (${inFolder(among).length} of 200)`);
+    assert.deepEqual(exactInFolder.filter((key) => !among.some((item) => item.key === key)), [], 'the folder\'s exact best ten are among them');
+    assert.deepEqual(index.search(query, 200, new Float32Array(0)).map((item) => item.key), plain.map((item) => item.key),
+      'an empty sample searches as without one');
+  });
+
   test('a filtered search of the partitions still returns k, best first', () => {
     const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
     addAll(index, range(1, 3001));

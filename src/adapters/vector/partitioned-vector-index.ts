@@ -194,14 +194,32 @@ export class PartitionedVectorIndex {
     else this.removeFromPartitions(keys);
   }
 
-  /** The `k` best of the graphs of the `probes` centroids nearest the query; scores are the graphs' (approximate). */
-  search(query: Float32Array, k: number): ScoredKey[] {
+  /**
+   * The `k` best of the graphs of the centroids nearest the query (partitionShares says how many); scores are the
+   * graphs' (approximate). With `among` (rows of vectors a filter admits), only partitions holding them are asked.
+   */
+  search(query: Float32Array, k: number, among?: Float32Array): ScoredKey[] {
     if (this.single) return this.single.search(query, k);
-    const shares = partitionShares(k, this.parameters.probes, this.parameters.partitionExpansion, this.partitions.length);
-    const nearest = nearestCentroids(this.centroids!, query, shares.length);
+    const holding = among && among.length > 0 ? this.partitionsHolding(among) : null;
+    const shares = partitionShares(k, this.parameters.probes, this.parameters.partitionExpansion, holding?.size ?? this.partitions.length);
+    const nearest = holding
+      ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
+      : [...nearestCentroids(this.centroids!, query, shares.length)];
     const found: ScoredKey[] = [];
     nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(query, shares[rank]!)); });
     return found.sort((a, b) => b.score - a.score).slice(0, k);
+  }
+
+  /**
+   * The partitions whose centroid is nearest at least HOLDING_SHARE of `rows` (and at least one of them): where a
+   * filter's matches sit, from a sample of them.
+   */
+  private partitionsHolding(rows: Float32Array): Set<number> {
+    const counts = new Map<number, number>();
+    const owners = nearestCentroids(this.centroids!, rows, 1);
+    for (const owner of owners) counts.set(Number(owner), (counts.get(Number(owner)) ?? 0) + 1);
+    const least = Math.max(1, HOLDING_SHARE * owners.length);
+    return new Set([...counts].filter(([, count]) => count >= least).map(([owner]) => owner));
   }
 
   /**
@@ -342,6 +360,8 @@ export function partitionShares(k: number, probes: number, explored: number, par
   return weights.map((weight) => Math.min(k, Math.max(SHARE_FLOOR, Math.ceil((k * FILTERED_HEADROOM * weight) / total))));
 }
 const SHARE_FLOOR = 128;
+/** A partition holding less of a filter's sample than this is not searched for it (partitionsHolding). */
+const HOLDING_SHARE = 0.01;
 const WHOLE_K_PROBES = 2;
 const FILTERED_EXTRA_PROBES = 2;
 const SHARE_DECAY = 0.75;

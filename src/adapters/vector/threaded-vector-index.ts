@@ -93,8 +93,8 @@ export class ThreadedVectorIndex implements VectorIndex {
     await this.call({ op: 'remove', keys: [...keys] });
   }
 
-  async search(query: Float32Array, k: number): Promise<ScoredKey[]> {
-    const found = (await this.call({ op: 'search', query, k })) as SearchReply;
+  async search(query: Float32Array, k: number, among?: Float32Array): Promise<ScoredKey[]> {
+    const found = (await this.call({ op: 'search', query, k, ...(among ? { among } : {}) })) as SearchReply;
     return found.keys.map((key, i) => ({ key, score: found.scores[i]! }));
   }
 

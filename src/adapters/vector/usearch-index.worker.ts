@@ -106,7 +106,7 @@ async function handle(message: IndexRequest): Promise<unknown> {
       index.remove(message.keys);
       return null;
     case 'search': {
-      const found = merged(index.search(message.query, message.k), fresh.search(message.query, message.k), message.k);
+      const found = merged(index.search(message.query, message.k, message.among), fresh.search(message.query, message.k), message.k);
       const result: SearchReply = { keys: found.map((item) => item.key), scores: found.map((item) => item.score) };
       return result;
     }

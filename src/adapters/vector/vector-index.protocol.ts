@@ -8,7 +8,7 @@ export type IndexRequest =
   | { op: 'add'; keys: number[]; matrix: Float32Array }
   | { op: 'flush' }
   | { op: 'remove'; keys: number[] }
-  | { op: 'search'; query: Float32Array; k: number }
+  | { op: 'search'; query: Float32Array; k: number; among?: Float32Array }
   | { op: 'missing'; keys: number[] }
   | { op: 'save'; scope: SaveScope }
   | { op: 'clear' }
