@@ -7,6 +7,7 @@ import { hasFilter } from '../sql/filter-sql.js';
 import { admittedKeys } from './sqlite-admitted-keys.js';
 import { exactScanOn, type ExactScan } from './sqlite-exact-scan.js';
 import { StatementCache } from './sqlite-statements.js';
+import { FilterSampleCache } from './filter-sample-cache.js';
 import { matchingVectorSample, storedVectors } from './sqlite-stored-vectors.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
@@ -29,7 +30,14 @@ const CONVERSATION_SET_MAX_SHARE = 0.1;
 /** How much wider the one retry of a filter that correlates with the query looks (at least MAX_INDEX_CANDIDATES). */
 const CORRELATED_WIDENING = 8;
 /** Stored vectors of a filter's matches read to tell which regions of the index hold them (the wider retry). */
-const FILTER_SAMPLE = 512;
+const FILTER_SAMPLE = 256;
+/**
+ * Survivors re-ranked exactly at most, best first by the graph's score: depth x this, and at least MIN_RERANKED.
+ * A wider search in the partitions holding a filter's matches can return thousands that pass, and reading each
+ * one's stored vector costs about 8 µs.
+ */
+const RERANK_FACTOR = 4;
+const MIN_RERANKED = 400;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
 const COUNT_CAP_FACTOR = 25;
 
@@ -57,6 +65,7 @@ export class SqliteVectorSearch implements VectorSearch {
   private readonly exactMaxCandidates: number;
   private readonly counter: EmbeddedMatchCounter;
   private readonly scan: ExactScan;
+  private readonly samples = new FilterSampleCache();
 
   constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions & SqliteVectorSearchDeps = {}) {
     this.statements = new StatementCache(db);
@@ -78,20 +87,27 @@ export class SqliteVectorSearch implements VectorSearch {
     if (matching <= this.exactMaxCandidates) return this.scan(vector, filter, this.exactMaxCandidates, depth);
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
-    const admittedNearest = async (count: number, among?: Float32Array) =>
-      admittedKeys(this.statements, (await index.search(vector, count, among)).map((item) => item.key), filter, selective);
+    /** The candidates the filter admits, best first by the graph's (approximate) score. */
+    const admittedNearest = async (count: number, among?: Float32Array): Promise<ScoredKey[]> => {
+      const found = await index.search(vector, count, among);
+      const passing = new Set(admittedKeys(this.statements, found.map((item) => item.key), filter, selective));
+      return found.filter((item) => passing.has(item.key));
+    };
     const candidates = indexCandidates(depth, size, matching);
     let admitted = await admittedNearest(candidates);
     // Fewer than half the survivors the filter's share predicts: the filter's matches lie away from the question
-    // (a folder about another topic; recent messages, asked about old ones). Once more, wider, in the regions of
-    // the index that hold the filter's matches (a partitioned index; a single graph just searches wider).
+    // (a folder about another topic; recent messages, asked about old ones). Once more, wider, and in a partitioned
+    // index only where a sample of the filter's matches lies (a single graph just searches wider). The two passes'
+    // survivors are ranked together: matches near the question elsewhere stay.
     const expected = (candidates * matching) / Math.max(1, size);
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
-      const among = matchingVectorSample(this.statements, filter, FILTER_SAMPLE, vector.length);
+      const among = this.samples.get(filter, matching, () => matchingVectorSample(this.statements, filter, FILTER_SAMPLE, vector.length));
       const wider = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)), among);
-      admitted = [...new Set([...admitted, ...wider])];
+      const seen = new Set(admitted.map((item) => item.key));
+      admitted = [...admitted, ...wider.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
     }
-    return exactTopK(vector, storedVectors(this.statements, admitted, vector.length), depth);
+    const reranked = admitted.slice(0, Math.max(depth * RERANK_FACTOR, MIN_RERANKED)).map((item) => item.key);
+    return exactTopK(vector, storedVectors(this.statements, reranked, vector.length), depth);
   }
 }
 

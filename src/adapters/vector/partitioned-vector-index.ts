@@ -196,24 +196,30 @@ export class PartitionedVectorIndex {
 
   /**
    * The `k` best of the graphs of the centroids nearest the query (partitionShares says how many); scores are the
-   * graphs' (approximate). With `among` (rows of vectors a filter admits), only partitions holding them are asked.
+   * graphs' (approximate). With `among` (rows of vectors a filter admits), only partitions holding them are asked,
+   * and for their part of k: k is a depth into the whole index, and those partitions are that share of it.
    */
   search(query: Float32Array, k: number, among?: Float32Array): ScoredKey[] {
     if (this.single) return this.single.search(query, k);
     const holding = among && among.length > 0 ? this.partitionsHolding(among) : null;
-    const shares = partitionShares(k, this.parameters.probes, this.parameters.partitionExpansion, holding?.size ?? this.partitions.length);
+    const depth = holding ? Math.min(k, Math.max(SHARE_FLOOR + 1, Math.ceil((k * this.sizeOf(holding)) / Math.max(1, this.size())))) : k;
+    const shares = partitionShares(depth, this.parameters.probes, this.parameters.partitionExpansion, holding?.size ?? this.partitions.length);
     const nearest = holding
       ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
       : [...nearestCentroids(this.centroids!, query, shares.length)];
     const found: ScoredKey[] = [];
     nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(query, shares[rank]!)); });
-    return found.sort((a, b) => b.score - a.score).slice(0, k);
+    return found.sort((a, b) => b.score - a.score).slice(0, depth);
   }
 
   /**
    * The partitions whose centroid is nearest at least HOLDING_SHARE of `rows` (and at least one of them): where a
    * filter's matches sit, from a sample of them.
    */
+  private sizeOf(partitions: ReadonlySet<number>): number {
+    return [...partitions].reduce((sum, owner) => sum + this.partitions[owner]!.size(), 0);
+  }
+
   private partitionsHolding(rows: Float32Array): Set<number> {
     const counts = new Map<number, number>();
     const owners = nearestCentroids(this.centroids!, rows, 1);
