@@ -57,7 +57,8 @@ export interface SqliteVectorSearchDeps {
  * - otherwise the HNSW index gives candidates, as many as the filter's
  *   selectivity needs for `depth` to survive it; their keys are checked against
  *   the filter, and the stored float32 vectors of those it admits re-rank them
- *   exactly (once more, wider, when far fewer pass than the share predicts).
+ *   exactly (once more, deeper and where a sample of the filter's matches lies,
+ *   when far fewer pass than the share predicts).
  * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
