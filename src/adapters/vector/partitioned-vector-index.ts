@@ -196,14 +196,17 @@ export class PartitionedVectorIndex {
 
   /**
    * The `k` best of the graphs of the centroids nearest the query (partitionShares says how many); scores are the
-   * graphs' (approximate). With `among` (rows of vectors a filter admits), only partitions holding them are asked,
-   * and for their part of k: k is a depth into the whole index, and those partitions are that share of it.
+   * graphs' (approximate). With `among` (rows of vectors a filter admits), the partitions holding them are asked,
+   * all of them (at most MAX_HOLDING_PROBES), and for their part of k: k is a depth into the whole index, and those
+   * partitions are that share of it.
    */
   search(query: Float32Array, k: number, among?: Float32Array): ScoredKey[] {
     if (this.single) return this.single.search(query, k);
     const holding = among && among.length > 0 ? this.partitionsHolding(among) : null;
     const depth = holding ? Math.min(k, Math.max(SHARE_FLOOR + 1, Math.ceil((k * this.sizeOf(holding)) / Math.max(1, this.size())))) : k;
-    const shares = partitionShares(depth, this.parameters.probes, this.parameters.partitionExpansion, holding?.size ?? this.partitions.length);
+    // Every partition holding the filter is asked (nearest the question first): they are the filter's whole region.
+    const probes = holding ? Math.min(holding.size, MAX_HOLDING_PROBES) : this.parameters.probes;
+    const shares = partitionShares(depth, probes, this.parameters.partitionExpansion, holding?.size ?? this.partitions.length);
     const nearest = holding
       ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
       : [...nearestCentroids(this.centroids!, query, shares.length)];
@@ -366,6 +369,12 @@ export function partitionShares(k: number, probes: number, explored: number, par
   return weights.map((weight) => Math.min(k, Math.max(SHARE_FLOOR, Math.ceil((k * FILTERED_HEADROOM * weight) / total))));
 }
 const SHARE_FLOOR = 128;
+/**
+ * Partitions holding a filter's sample searched at most. A folder spanning three of the bench's topics (/work, 38% of
+ * 100,000 messages) sits in about a dozen; asking the index_probes + 2 of them nearest the question found recall@10
+ * 0.945, asking all 0.976, at the same latency (p50 15 ms).
+ */
+const MAX_HOLDING_PROBES = 16;
 /** A partition holding less of a filter's sample than this is not searched for it (partitionsHolding). */
 const HOLDING_SHARE = 0.01;
 const WHOLE_K_PROBES = 2;
