@@ -206,7 +206,7 @@ export class PartitionedVectorIndex {
     const depth = holding ? Math.min(k, Math.max(SHARE_FLOOR + 1, Math.ceil((k * this.sizeOf(holding)) / Math.max(1, this.size())))) : k;
     // Every partition holding the filter is asked (nearest the question first): they are the filter's whole region.
     const probes = holding ? Math.min(holding.size, MAX_HOLDING_PROBES) : this.parameters.probes;
-    const shares = partitionShares(depth, probes, this.parameters.partitionExpansion, holding?.size ?? this.partitions.length);
+    const shares = partitionShares(depth, probes, this.parameters.partitionExpansion, holding ? probes : this.partitions.length);
     const nearest = holding
       ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
       : [...nearestCentroids(this.centroids!, query, shares.length)];
@@ -215,14 +215,15 @@ export class PartitionedVectorIndex {
     return found.sort((a, b) => b.score - a.score).slice(0, depth);
   }
 
-  /**
-   * The partitions whose centroid is nearest at least HOLDING_SHARE of `rows` (and at least one of them): where a
-   * filter's matches sit, from a sample of them.
-   */
+  /** Vectors in the graphs of these partitions. */
   private sizeOf(partitions: ReadonlySet<number>): number {
     return [...partitions].reduce((sum, owner) => sum + this.partitions[owner]!.size(), 0);
   }
 
+  /**
+   * The partitions whose centroid is nearest at least HOLDING_SHARE of `rows` (and at least one of them): where a
+   * filter's matches sit, from a sample of them.
+   */
   private partitionsHolding(rows: Float32Array): Set<number> {
     const counts = new Map<number, number>();
     const owners = nearestCentroids(this.centroids!, rows, 1);
@@ -355,8 +356,8 @@ const DUE_AFTER_SKIPS = 20;
  * up to FILTERED_HEADROOM x k (never fewer than SHARE_FLOOR, never more than k): the nearest partitions hold most of
  * the best matches, and with a selective filter the few that pass are spread wider. On the 1,070,000-vector store of
  * session 20 (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --folder <f> --fractions ...`), against
- * six partitions each asked for half of k: a 10% folder filter (2,115 candidates) recall@10 0.982 → 0.987 and index
- * p50 23.4 → 13.0 ms; a 1% filter (4,000) 0.963 → 0.976 and 34.7 → 20.8 ms.
+ * six partitions each asked for half of k: a 10% folder filter (2,115 candidates) recall@10 0.982 → 0.988 and index
+ * p50 22.1 → 14.5 ms; a 1% filter (4,000) 0.963 → 0.976 and 35.6 → 23.2 ms.
  */
 export function partitionShares(k: number, probes: number, explored: number, partitions = Number.POSITIVE_INFINITY): number[] {
   if (k <= SHARE_FLOOR) {
