@@ -25,7 +25,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import usearch from 'usearch';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
-import { nearestCentroids, type VectorRows } from '../src/adapters/vector/centroids.js';
+import { centroidsHolding, nearestCentroids, type VectorRows } from '../src/adapters/vector/centroids.js';
 import { PartitionedVectorIndex } from '../src/adapters/vector/partitioned-vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS, type UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
 import { indexCandidates } from '../src/adapters/sqlite/sqlite-vector-search.js';
@@ -90,17 +90,15 @@ const shareRows = option('fractions', '') !== ''
     option('each', '32,64,116').split(',').map(Number).map((each) => Array<number>(probes).fill(each)));
 const filterAware = process.argv.includes('--filter-aware');
 let holdingPartitions: Set<number> | null = null;
-/** The partitions holding at least 1% of an even sample of 512 of the folder's vectors. */
+/** The partitions holding at least 1% of an even sample of 512 of the folder's vectors (as the service decides). */
 function holding(internals: { centroids: VectorRows }): Set<number> {
   if (holdingPartitions) return holdingPartitions;
   const keys = [...admitted];
   const sample = Array.from({ length: Math.min(512, keys.length) }, (_, i) => keys[Math.floor((i * keys.length) / Math.min(512, keys.length))]!);
   const rows = new Float32Array(sample.length * DIMENSION);
   sample.forEach((key, i) => rows.set(matrix.subarray(rowOf.get(key)! * DIMENSION, (rowOf.get(key)! + 1) * DIMENSION), i * DIMENSION));
-  const counts = new Map<number, number>();
-  for (const owner of nearestCentroids(internals.centroids, rows, 1)) counts.set(Number(owner), (counts.get(Number(owner)) ?? 0) + 1);
-  holdingPartitions = new Set([...counts].filter(([, n]) => n >= 0.01 * sample.length).map(([owner]) => owner));
-  console.log(`the folder's sample sits in ${counts.size} partitions, ${holdingPartitions.size} with at least 1% of it`);
+  holdingPartitions = centroidsHolding(internals.centroids, rows, 0.01);
+  console.log(`${holdingPartitions.size} partitions hold at least 1% of the folder's sample`);
   return holdingPartitions;
 }
 const opened = new Map<number, { partitions: UsearchVectorIndex[]; centroids: VectorRows }>();

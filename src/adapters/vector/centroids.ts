@@ -14,6 +14,18 @@ export function nearestCentroids(centroids: VectorRows, vectors: Float32Array, k
 }
 
 /**
+ * The centroids nearest at least `share` of `rows` (and at least one row): the regions a sample of vectors sits in,
+ * as a filter's sample names the partitions holding its matches.
+ */
+export function centroidsHolding(centroids: VectorRows, rows: Float32Array, share: number): Set<number> {
+  const counts = new Map<number, number>();
+  const owners = nearestCentroids(centroids, rows, 1);
+  for (const owner of owners) counts.set(Number(owner), (counts.get(Number(owner)) ?? 0) + 1);
+  const least = Math.max(1, share * owners.length);
+  return new Set([...counts].filter(([, count]) => count >= least).map(([owner]) => owner));
+}
+
+/**
  * Spherical k-means: `count` unit centroids of the rows of `sample`, each the normalized mean of the rows
  * nearest it. Starts from rows spread evenly through the sample (in the order vectors arrived, so from
  * different conversations and times); deterministic. A centroid no row chooses keeps its starting row.

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import type { ScoredKey } from '../../domain/search.js';
 import type { SaveScope } from '../../ports/vector-index.js';
-import { nearestCentroids, trainCentroids, type VectorRows } from './centroids.js';
+import { centroidsHolding, nearestCentroids, trainCentroids, type VectorRows } from './centroids.js';
 import { SeedVectors } from './seed-vectors.js';
 import { DEFAULT_HNSW_PARAMETERS, UsearchVectorIndex, type HnswParameters } from './usearch-vector.index.js';
 
@@ -202,7 +202,7 @@ export class PartitionedVectorIndex {
    */
   search(query: Float32Array, k: number, among?: Float32Array): ScoredKey[] {
     if (this.single) return this.single.search(query, k);
-    const holding = among && among.length > 0 ? this.partitionsHolding(among) : null;
+    const holding = among && among.length > 0 ? centroidsHolding(this.centroids!, among, HOLDING_SHARE) : null;
     const depth = holding ? Math.min(k, Math.max(SHARE_FLOOR + 1, Math.ceil((k * this.sizeOf(holding)) / Math.max(1, this.size())))) : k;
     // Every partition holding the filter is asked (nearest the question first): they are the filter's whole region.
     const probes = holding ? Math.min(holding.size, MAX_HOLDING_PROBES) : this.parameters.probes;
@@ -218,18 +218,6 @@ export class PartitionedVectorIndex {
   /** Vectors in the graphs of these partitions. */
   private sizeOf(partitions: ReadonlySet<number>): number {
     return [...partitions].reduce((sum, owner) => sum + this.partitions[owner]!.size(), 0);
-  }
-
-  /**
-   * The partitions whose centroid is nearest at least HOLDING_SHARE of `rows` (and at least one of them): where a
-   * filter's matches sit, from a sample of them.
-   */
-  private partitionsHolding(rows: Float32Array): Set<number> {
-    const counts = new Map<number, number>();
-    const owners = nearestCentroids(this.centroids!, rows, 1);
-    for (const owner of owners) counts.set(Number(owner), (counts.get(Number(owner)) ?? 0) + 1);
-    const least = Math.max(1, HOLDING_SHARE * owners.length);
-    return new Set([...counts].filter(([, count]) => count >= least).map(([owner]) => owner));
   }
 
   /**
@@ -376,7 +364,7 @@ const SHARE_FLOOR = 128;
  * 0.945, asking all 0.976, at the same latency (p50 15 ms).
  */
 const MAX_HOLDING_PROBES = 16;
-/** A partition holding less of a filter's sample than this is not searched for it (partitionsHolding). */
+/** A partition holding less of a filter's sample than this is not searched for it. */
 const HOLDING_SHARE = 0.01;
 const WHOLE_K_PROBES = 2;
 const FILTERED_EXTRA_PROBES = 2;
