@@ -26,41 +26,29 @@ import { waitForGraph } from './lib/wait-for-graph.js';
 const times = new Map<string, number[]>();
 let measuring = false;
 
-/** Times every call of `prototype[name]` (an async method) under `label` while measuring. */
+/**
+ * Times every call of `prototype[name]` under `label` while measuring: until its promise settles for an async method,
+ * until it returns for a synchronous one (which stays synchronous).
+ */
 function timeMethod(prototype: object, name: string, label: string): void {
-  const target = prototype as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const original = target[name]!;
-  target[name] = async function timed(this: unknown, ...args: unknown[]) {
-    const started = performance.now();
-    try {
-      return await original.apply(this, args);
-    } finally {
-      if (measuring) {
-        const list = times.get(label) ?? [];
-        list.push(performance.now() - started);
-        times.set(label, list);
-      }
-    }
-  };
-}
-/** Times every call of `prototype[name]` (a synchronous method) under `label` while measuring. */
-function timeSyncMethod(prototype: object, name: string, label: string): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
   const original = target[name]!;
+  const record = (started: number) => {
+    if (measuring) times.set(label, [...(times.get(label) ?? []), performance.now() - started]);
+  };
   target[name] = function timed(this: unknown, ...args: unknown[]) {
     const started = performance.now();
-    try {
-      return original.apply(this, args);
-    } finally {
-      if (measuring) times.set(label, [...(times.get(label) ?? []), performance.now() - started]);
-    }
+    const result = original.apply(this, args);
+    if (result instanceof Promise) return result.finally(() => record(started));
+    record(started);
+    return result;
   };
 }
 timeMethod(SearchService.prototype, 'query', 'query (all)');
 timeMethod(SearchService.prototype, 'semanticRanking', 'semanticRanking (embed + nearest)');
 timeMethod(SqliteVectorSearch.prototype, 'nearest', 'nearest (index + stored vectors + re-rank)');
 timeMethod(ThreadedVectorIndex.prototype, 'search', 'index thread round trip');
-timeSyncMethod(EmbeddedMatchCounter.prototype, 'admitted', 'counting the filter\'s matches');
+timeMethod(EmbeddedMatchCounter.prototype, 'admitted', 'counting the filter\'s matches');
 
 // --search-<key> <value>: a search setting for this run (e.g. --search-index_partition_expansion 64), to compare settings alternately.
 const searchSettings = Object.fromEntries(process.argv.slice(2).flatMap((arg, i, args) =>

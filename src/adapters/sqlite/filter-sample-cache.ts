@@ -4,7 +4,8 @@ import type { SearchFilter } from '../../domain/search.js';
  * Samples of filters' matches (matchingVectorSample), kept a while: reading one reads every match's key (55 ms for
  * 140,000 matches at a million messages), and where a filter's matches lie in the index changes slowly. A sample is
  * read again once it is MAX_AGE_MS old or the filter's count of matches has moved by more than DRIFT of it; the
- * oldest of more than MAX_ENTRIES filters goes.
+ * oldest of more than MAX_ENTRIES filters goes. The count a search passes is capped (SqliteVectorSearch counts up to
+ * 25 x exact_max_candidates), so beyond the cap only the age renews a sample.
  */
 export class FilterSampleCache {
   private readonly entries = new Map<string, { at: number; matching: number; sample: Float32Array }>();
