@@ -250,6 +250,12 @@ async function steadyIngestToSearchable(context: ScenarioContext, client: HttpCl
   const perSecond = rate / MESSAGES_PER_CONVERSATION;
   const stopAt = performance.now() + seconds * 1000;
   let index = 10_000_000;
+  // A refused write (a 503 from admission control, say) is an error of this row, not a probe that never appears.
+  const refused: string[] = [];
+  const refusal = (what: string, answer: { status: number; body: string }) => {
+    refused.push(`${what}: ${answer.status} ${answer.body.slice(0, 200)}`);
+    context.log(`  ${what} refused: ${answer.status} ${answer.body.slice(0, 200)}`);
+  };
   const writer = (async () => {
     const started = performance.now();
     let sent = 0;
@@ -257,7 +263,9 @@ async function steadyIngestToSearchable(context: ScenarioContext, client: HttpCl
     while (performance.now() < stopAt) {
       const due = ((performance.now() - started) / 1000) * perSecond;
       while (sent < due) {
-        inFlight.push(client.request('POST', '/api/v1/conversations', conversationBody(index)));
+        inFlight.push(client.request('POST', '/api/v1/conversations', conversationBody(index)).then((answer) => {
+          if (answer.status !== 201) refusal('a steady write', answer);
+        }));
         index += 1;
         sent += 1;
       }
@@ -274,6 +282,11 @@ async function steadyIngestToSearchable(context: ScenarioContext, client: HttpCl
     const created = await client.request('POST', '/api/v1/conversations', JSON.stringify({
       label: 'probe', folder: '/bench/probe', messages: [{ role: 'user', content: marker }],
     }));
+    if (created.status !== 201) {
+      refusal(`probe ${probe - 1}`, created);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
     const id = (JSON.parse(created.body) as { id: string }).id;
     const body = JSON.stringify({ query: marker, mode: 'semantic', limit: 5 });
     for (;;) {
@@ -289,7 +302,7 @@ async function steadyIngestToSearchable(context: ScenarioContext, client: HttpCl
   await writer;
   return {
     group: 'ingest', name: `ingest -> searchable at a steady ${rate} msgs/s (POST -> semantic hit)`, concurrency: 1,
-    ...summarize(latencies, 0, seconds * 1000), error_samples: [],
+    ...summarize(latencies, refused.length, seconds * 1000), error_samples: refused.slice(0, 5),
   };
 }
 

@@ -16,7 +16,7 @@ import { SqliteSummaryStore } from './sqlite-summary.store.js';
 import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
-import { exactScanOn, SqliteScanThread } from './sqlite-exact-scan.js';
+import { filterReadsOn, SqliteFilterReadThread } from './sqlite-filter-reads.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
@@ -40,7 +40,7 @@ export function openSqliteStorage(
   const writer = SqliteWriter.start(file, { synchronous: options.synchronous, maxSizeMb: options.maxSizeMb });
   const checkpointer = SqliteCheckpointer.start(file, { synchronous: options.synchronous }, (error) => options.log?.warn(
     { error }, 'the checkpoint thread could not open the database; the writer checkpoints instead'));
-  const scans = new SqliteScanThread(file, exactScanOn(db));
+  const filterReads = new SqliteFilterReadThread(file, filterReadsOn(db));
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
@@ -60,11 +60,11 @@ export function openSqliteStorage(
       });
       return { index, loaded: index.loaded };
     },
-    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, { ...options, scan: scans.scan }),
+    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, { ...options, reads: filterReads }),
     close: async () => {
       await writer.close();
       await checkpointer.close();
-      await scans.close();
+      await filterReads.close();
       await conversations.close();
     },
   };

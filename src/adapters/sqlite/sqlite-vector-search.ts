@@ -5,17 +5,17 @@ import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { hasFilter } from '../sql/filter-sql.js';
 import { admittedKeys } from './sqlite-admitted-keys.js';
-import { exactScanOn, type ExactScan } from './sqlite-exact-scan.js';
+import { filterReadsOn, type FilterReads } from './sqlite-filter-reads.js';
 import { StatementCache } from './sqlite-statements.js';
 import { FilterSampleCache } from './filter-sample-cache.js';
-import { matchingVectorSample, storedVectors } from './sqlite-stored-vectors.js';
+import { storedVectors } from './sqlite-stored-vectors.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /**
  * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. At 1,070,000
  * vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000) against 68.7 ms through
  * the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds 4000,16000`). The scan runs
- * on a thread of its own (sqlite-exact-scan.ts), the graph path on the index thread.
+ * on a thread of its own (sqlite-filter-reads.ts), the graph path on the index thread.
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 /** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
@@ -47,8 +47,8 @@ export interface SqliteVectorSearchOptions {
 }
 
 export interface SqliteVectorSearchDeps {
-  /** Where exact scans run: the exact-scan thread in the service; this connection when absent. */
-  scan?: ExactScan;
+  /** Where exact scans and filter samples are read: the filter-read thread in the service; this connection when absent. */
+  reads?: FilterReads;
 }
 
 /**
@@ -65,13 +65,13 @@ export class SqliteVectorSearch implements VectorSearch {
   private readonly statements: StatementCache;
   private readonly exactMaxCandidates: number;
   private readonly counter: EmbeddedMatchCounter;
-  private readonly scan: ExactScan;
+  private readonly reads: FilterReads;
   private readonly samples = new FilterSampleCache();
 
   constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions & SqliteVectorSearchDeps = {}) {
     this.statements = new StatementCache(db);
     this.counter = new EmbeddedMatchCounter(db);
-    this.scan = options.scan ?? exactScanOn(db);
+    this.reads = options.reads ?? filterReadsOn(db);
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
@@ -85,7 +85,7 @@ export class SqliteVectorSearch implements VectorSearch {
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
-    if (matching <= this.exactMaxCandidates) return this.scan(vector, filter, this.exactMaxCandidates, depth);
+    if (matching <= this.exactMaxCandidates) return this.reads.scan(vector, filter, this.exactMaxCandidates, depth);
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
     /** The candidates the filter admits, best first by the graph's (approximate) score. */
@@ -102,7 +102,7 @@ export class SqliteVectorSearch implements VectorSearch {
     // survivors are ranked together: matches near the question elsewhere stay.
     const expected = (candidates * matching) / Math.max(1, size);
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
-      const among = this.samples.get(filter, matching, () => matchingVectorSample(this.statements, filter, FILTER_SAMPLE, vector.length));
+      const among = await this.samples.get(filter, matching, () => this.reads.sample(filter, FILTER_SAMPLE, vector.length));
       const wider = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)), among);
       const seen = new Set(admitted.map((item) => item.key));
       admitted = [...admitted, ...wider.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ScoredKey } from '../../domain/search.js';
 import { openSqliteDatabase } from './sqlite-database.js';
-import { exactScanOn, SqliteScanThread, type ExactScan } from './sqlite-exact-scan.js';
+import { filterReadsOn, SqliteFilterReadThread, type FilterReads } from './sqlite-filter-reads.js';
 
 const DIMENSION = 8;
 const MESSAGES = 300;
@@ -49,9 +49,26 @@ after(() => {
 
 const keysOf = (ranking: ScoredKey[]) => ranking.map((item) => item.key);
 
-test('the scan thread ranks exactly as a scan on the request thread, under every filter', async () => {
-  const here = exactScanOn(db);
-  const thread = new SqliteScanThread(file, () => Promise.reject(new Error('the thread should answer')));
+/** Reads on the request thread's connection, counting how many were asked of it. */
+function countedHere(): { reads: FilterReads; count: () => number } {
+  const here = filterReadsOn(db);
+  let count = 0;
+  return {
+    reads: {
+      scan: (...args) => { count += 1; return here.scan(...args); },
+      sample: (...args) => { count += 1; return here.sample(...args); },
+    },
+    count: () => count,
+  };
+}
+const refusing: FilterReads = {
+  scan: () => Promise.reject(new Error('the thread should answer')),
+  sample: () => Promise.reject(new Error('the thread should answer')),
+};
+
+test('the filter-read thread ranks exactly as a scan on the request thread, under every filter', async () => {
+  const here = filterReadsOn(db).scan;
+  const thread = new SqliteFilterReadThread(file, refusing);
   try {
     assert.equal(await thread.warmUp(), true);
     for (const filter of [{}, { folder: '/work' }, { archived: false }, { folder: '/work', archived: false, excludedFolders: ['/home'] }]) {
@@ -73,53 +90,69 @@ test('the scan thread ranks exactly as a scan on the request thread, under every
   }
 });
 
-test('the thread starts on the first scan, which the request thread answers meanwhile', async () => {
-  const here = exactScanOn(db);
-  let fallbacks = 0;
-  const thread = new SqliteScanThread(file, (...args: Parameters<ExactScan>) => { fallbacks += 1; return here(...args); });
+test('the filter-read thread reads the same sample of a filter\'s matches as the request thread', async () => {
+  const here = filterReadsOn(db).sample;
+  const thread = new SqliteFilterReadThread(file, refusing);
   try {
-    const first = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
-    assert.equal(fallbacks, 1);
-    assert.deepEqual(keysOf(first), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
-    assert.equal(await thread.warmUp(), true, 'the first scan started the thread');
-    assert.deepEqual(keysOf(await thread.scan(QUERY, { folder: '/work' }, 4000, 5)), keysOf(first));
-    assert.equal(fallbacks, 1, 'later scans run on the thread');
+    assert.equal(await thread.warmUp(), true);
+    for (const filter of [{ folder: '/work' }, { folder: '/work', archived: true }, { folder: '/nowhere' }]) {
+      const expected = await here(filter, 16, DIMENSION);
+      const actual = await thread.sample(filter, 16, DIMENSION);
+      assert.ok(actual instanceof Float32Array, JSON.stringify(filter));
+      assert.deepEqual([...actual], [...expected], JSON.stringify(filter));
+    }
+    assert.equal((await thread.sample({ folder: '/work' }, 16, DIMENSION)).length, 16 * DIMENSION, 'sixteen rows');
   } finally {
     await thread.close();
   }
 });
 
-test('a scan thread that cannot open its database leaves the scans to the request thread', async () => {
-  const here = exactScanOn(db);
-  let fallbacks = 0;
-  const thread = new SqliteScanThread(join(dir, 'missing', 'nested', 'memsvc.db'), (...args: Parameters<ExactScan>) => {
-    fallbacks += 1;
-    return here(...args);
-  });
+test('the thread starts on the first read, which the request thread answers meanwhile', async () => {
+  const here = filterReadsOn(db).scan;
+  const counted = countedHere();
+  const thread = new SqliteFilterReadThread(file, counted.reads);
+  try {
+    const first = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
+    assert.equal(counted.count(), 1);
+    assert.deepEqual(keysOf(first), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
+    assert.equal(await thread.warmUp(), true, 'the first scan started the thread');
+    assert.deepEqual(keysOf(await thread.scan(QUERY, { folder: '/work' }, 4000, 5)), keysOf(first));
+    await thread.sample({ folder: '/work' }, 16, DIMENSION);
+    assert.equal(counted.count(), 1, 'later reads run on the thread');
+  } finally {
+    await thread.close();
+  }
+});
+
+test('a filter-read thread that cannot open its database leaves the reads to the request thread', async () => {
+  const here = filterReadsOn(db);
+  const counted = countedHere();
+  const thread = new SqliteFilterReadThread(join(dir, 'missing', 'nested', 'memsvc.db'), counted.reads);
   try {
     assert.equal(await thread.warmUp(), false);
     for (let i = 0; i < 2; i += 1) {
       const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
-      assert.deepEqual(keysOf(answer), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
+      assert.deepEqual(keysOf(answer), keysOf(await here.scan(QUERY, { folder: '/work' }, 4000, 5)));
     }
-    assert.equal(fallbacks, 2);
+    assert.deepEqual([...await thread.sample({ folder: '/work' }, 8, DIMENSION)], [...await here.sample({ folder: '/work' }, 8, DIMENSION)]);
+    assert.equal(counted.count(), 3);
   } finally {
     await thread.close();
   }
 });
 
-test('once closed, scans stay on the request thread and start no thread', async () => {
-  const here = exactScanOn(db);
-  let fallbacks = 0;
-  const fallback: ExactScan = (...args) => { fallbacks += 1; return here(...args); };
+test('once closed, reads stay on the request thread and start no thread', async () => {
+  const here = filterReadsOn(db).scan;
+  const counted = countedHere();
   for (const started of [false, true]) {
-    const thread = new SqliteScanThread(file, fallback);
+    const thread = new SqliteFilterReadThread(file, counted.reads);
     if (started) assert.equal(await thread.warmUp(), true);
     await thread.close();
-    const before = fallbacks;
+    const before = counted.count();
     const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
     assert.deepEqual(keysOf(answer), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
-    assert.equal(fallbacks, before + 1, `started before close: ${started}`);
+    await thread.sample({ folder: '/work' }, 8, DIMENSION);
+    assert.equal(counted.count(), before + 2, `started before close: ${started}`);
     assert.equal(await thread.warmUp(), false, 'no thread is started after close');
   }
 });

@@ -1,0 +1,41 @@
+/**
+ * The filter-read thread (see sqlite-filter-reads.ts): its own read-only connection to the database file, and the
+ * same reads the request thread would run.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { Database } from 'better-sqlite3';
+import { openSqliteConnection } from './sqlite-database.js';
+import type { ScoredKey } from '../../domain/search.js';
+import { filterReadsOn, type FilterReadReply, type FilterReadRequest, type FilterReads } from './sqlite-filter-reads.js';
+
+const port = parentPort!;
+let db: Database | null = null;
+let reads: FilterReads | null = null;
+
+async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | null> {
+  if (request.op === 'open') {
+    db = openSqliteConnection(request.file);
+    db.pragma('query_only = ON');
+    reads = filterReadsOn(db);
+    return null;
+  }
+  if (request.op === 'close') {
+    if (db?.open) db.close();
+    db = null;
+    reads = null;
+    return null;
+  }
+  if (!reads) throw new Error('the filter-read thread has no open database');
+  if (request.op === 'scan') return reads.scan(request.query, request.filter, request.limit, request.depth);
+  return reads.sample(request.filter, request.count, request.dimension);
+}
+
+port.on('message', (request: FilterReadRequest) => {
+  handle(request).then(
+    // A sample's matrix is handed over, not copied.
+    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies FilterReplyOk, value instanceof Float32Array ? [value.buffer as ArrayBuffer] : []),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies FilterReadReply),
+  );
+});
+
+type FilterReplyOk = Extract<FilterReadReply, { ok: true }>;
