@@ -10,7 +10,7 @@ import { bm25Idf, RATIO_TOLERANCE, rescoreForScope, type TermEvidence } from './
 import { admittedKeys } from './sqlite-admitted-keys.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
 import { UntilWriteMemo } from './until-write-memo.js';
-import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
+import { groupNeighbours, HIT_COLUMNS, hitFromColumns, type HitColumns } from '../sql/rows.js';
 
 
 /** With scoped statistics, how many store-wide candidates per requested result are re-ranked. */
@@ -273,12 +273,10 @@ export class SqliteMessageSearch implements MessageSearchReader {
   }
 
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {
-    const rows = this.statements.get(`
-      SELECT m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp, m.embedding_id, m.metadata,
-             m.position, c.label, c.folder, c.importance_score, c.status
+    const rows = this.statements.get(`SELECT ${HIT_COLUMNS}
       FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE ${inKeys('m.seq')}`).all(keysParam(keys)) as HitRow[];
-    const byKey = new Map(rows.map((row) => [row.seq, toHit(row)]));
+      WHERE ${inKeys('m.seq')}`).raw().all(keysParam(keys)) as HitColumns[];
+    const byKey = new Map(rows.map((row) => [row[0], hitFromColumns(row)]));
     return keys.flatMap((key) => byKey.get(key) ?? []);
   }
 }
