@@ -3,7 +3,10 @@ export type MessageRole = 'user' | 'assistant' | 'system';
 export type EmbeddingStatus = 'pending' | 'done' | 'failed';
 
 export const DEFAULT_IMPORTANCE = 5;
-export const PINNED_IMPORTANCE = 10;
+/** Importance scores are whole numbers from 1 to this. */
+export const MAX_IMPORTANCE = 10;
+/** Conversations at the top importance are pinned: context assembly recalls their newest messages. */
+export const PINNED_IMPORTANCE = MAX_IMPORTANCE;
 
 export interface Conversation {
   id: string;

@@ -29,6 +29,8 @@ test('opening an older store logs each migration it applies, then serves', async
         ['schema migration applied', 6, 'full-text prefix index'],
         ['applying a schema migration', 7, 'vector keys index'],
         ['schema migration applied', 7, 'vector keys index'],
+        ['applying a schema migration', 8, 'pinned conversations newest first'],
+        ['schema migration applied', 8, 'pinned conversations newest first'],
       ]);
       assert.equal(typeof migrations[1]!.ms, 'number');
       assert.equal((await service.api('GET', '/health')).status, 200);

@@ -300,6 +300,13 @@ describe('sqlite: pinned message keys give the plain join\'s answer', () => {
       }, APPEND_POLICY);
       if (c % 7 === 3) await storage.conversations.setStatusMany([conversation.id], 'archived', at(60));
     }
+    // Two pinned conversations without a recorded message time (as a store may hold from before the column was
+    // kept): they must be read whatever the time of their messages.
+    const writable = new BetterSqlite3(join(dir, DATABASE_FILE));
+    const unset = writable.prepare(`UPDATE conversations SET last_message_at = NULL WHERE id IN (
+      SELECT id FROM conversations WHERE importance_score = 10 AND status = 'active' ORDER BY last_message_at LIMIT 2)`).run();
+    writable.close();
+    assert.equal(unset.changes, 2);
     db = new BetterSqlite3(join(dir, DATABASE_FILE), { readonly: true });
   });
   after(() => closeStore(db, storage, dir));

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { SearchFilter } from '../../domain/search.js';
 import type { ContextReader } from '../../ports/context-reader.js';
-import { searchFilterWhere } from '../sql/filter-sql.js';
+import { MAX_IMPORTANCE } from '../../domain/conversation.js';
+import { searchFilterWhere, type SqlFragment } from '../sql/filter-sql.js';
 import { StatementCache } from './sqlite-statements.js';
 
 interface TimedKey {
@@ -39,14 +40,9 @@ export class SqliteContextReader implements ContextReader {
         ORDER BY m.timestamp DESC, m.seq
         LIMIT ?`).pluck().all(minImportance, ...where.params, limit) as number[];
     }
-    const conversations = this.statements.get(`
-      SELECT c.id, c.last_message_at AS newest FROM conversations c
-      WHERE c.importance_score >= ? AND ${where.sql}
-      ORDER BY c.last_message_at IS NULL DESC, c.last_message_at DESC`)
-      .all(minImportance, ...where.params) as Array<{ id: string; newest: string | null }>;
     const messagesOf = this.statements.get('SELECT seq, timestamp FROM messages WHERE conversation_id = ?');
     let found: TimedKey[] = [];
-    for (const conversation of conversations) {
+    for (const conversation of this.pinnedNewestFirst(minImportance, where)) {
       if (found.length >= limit) {
         found = newestFirst(found).slice(0, limit);
         if (conversation.newest !== null && conversation.newest < found[limit - 1]!.timestamp) break;
@@ -54,6 +50,34 @@ export class SqliteContextReader implements ContextReader {
       found.push(...(messagesOf.all(conversation.id) as TimedKey[]));
     }
     return newestFirst(found).slice(0, limit).map((message) => message.seq);
+  }
+
+  /**
+   * The conversations at `minImportance` or above that the filter admits: those without a message time first, then
+   * newest first. At the top importance (PINNED_IMPORTANCE, the floor context assembly uses) they come in that order
+   * from an index (migration 8), a row at a time, so a caller that stops early reads only the conversations it uses:
+   * sorting all of them read every pinned conversation's row at every assembly (1,050 at a million messages). A
+   * lower floor spans several importances, which no index orders by time: those are read and sorted whole.
+   */
+  private *pinnedNewestFirst(minImportance: number, where: SqlFragment): Generator<{ id: string; newest: string | null }> {
+    if (minImportance > MAX_IMPORTANCE) return;
+    if (minImportance < MAX_IMPORTANCE) {
+      yield* this.statements.get(`
+        SELECT c.id, c.last_message_at AS newest FROM conversations c
+        WHERE c.importance_score >= ? AND ${where.sql}
+        ORDER BY c.last_message_at IS NULL DESC, c.last_message_at DESC`)
+        .all(minImportance, ...where.params) as Array<{ id: string; newest: string | null }>;
+      return;
+    }
+    yield* this.statements.get(`
+      SELECT c.id, c.last_message_at AS newest FROM conversations c INDEXED BY conversations_importance_newest
+      WHERE c.importance_score = ? AND c.last_message_at IS NULL AND ${where.sql}`)
+      .all(MAX_IMPORTANCE, ...where.params) as Array<{ id: string; newest: null }>;
+    yield* this.statements.get(`
+      SELECT c.id, c.last_message_at AS newest FROM conversations c INDEXED BY conversations_importance_newest
+      WHERE c.importance_score = ? AND c.last_message_at IS NOT NULL AND ${where.sql}
+      ORDER BY c.last_message_at DESC`)
+      .iterate(MAX_IMPORTANCE, ...where.params) as IterableIterator<{ id: string; newest: string }>;
   }
 
   async recentMessageKeys(filter: SearchFilter, since: string, limit: number): Promise<number[]> {
