@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { HIT_COLUMNS, hitFromColumns, toHit, type HitColumns, type HitRow } from '../src/adapters/sql/rows.js';
+import type { MessageHit } from '../src/domain/search.js';
+import { HIT_COLUMNS, hitFromColumns, type HitColumns } from '../src/adapters/sql/rows.js';
 import { option } from './lib/probe-options.js';
 
 const db = new BetterSqlite3(join(option('data-dir', ''), 'memsvc.db'), { readonly: true });
@@ -27,12 +28,22 @@ function keysOf(round: number): string {
   return JSON.stringify([...keys].sort((a, b) => a - b));
 }
 
+/** The way hits were read before: a row object per hit, mapped field by field (the baseline, kept only here). */
+type HitRow = Record<'seq' | 'importance_score' | 'position', number> & Record<'id' | 'conversation_id' | 'content' | 'timestamp' | 'label' | 'folder', string>
+  & { role: MessageHit['role']; status: MessageHit['status']; embedding_id: string | null; metadata: string | null };
+const fromObject = (row: HitRow): MessageHit => ({
+  key: row.seq, messageId: row.id, conversationId: row.conversation_id, role: row.role, content: row.content,
+  timestamp: row.timestamp, embeddingId: row.embedding_id,
+  metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+  label: row.label, folder: row.folder, importanceScore: row.importance_score, status: row.status, position: row.position,
+});
+
 const sql = `SELECT ${HIT_COLUMNS} FROM messages m JOIN conversations c ON c.id = m.conversation_id
   WHERE m.seq IN (SELECT value FROM json_each(?))`;
 const asObjects = db.prepare(sql);
 const asArrays = db.prepare(sql).raw();
 const ways: Record<string, (keys: string) => unknown[]> = {
-  'row objects': (keys) => (asObjects.all(keys) as HitRow[]).map(toHit),
+  'row objects': (keys) => (asObjects.all(keys) as HitRow[]).map(fromObject),
   'arrays mapped': (keys) => (asArrays.all(keys) as HitColumns[]).map(hitFromColumns),
 };
 const rounds = 40;

@@ -4,7 +4,7 @@ import type { FullTextOptions, MessageSearchReader } from '../../ports/message-s
 import { searchFilterWhere } from '../sql/filter-sql.js';
 import { numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
-import { groupNeighbours, toHit, type HitRow } from '../sql/rows.js';
+import { groupNeighbours, HIT_COLUMNS, hitFromColumns, type HitColumns } from '../sql/rows.js';
 
 /** BM25's usual constants (FTS5 uses the same). */
 const K1 = 1.2;
@@ -81,12 +81,13 @@ export class PostgresMessageSearch implements MessageSearchReader {
   }
 
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {
-    const { rows } = await this.pool.query<HitRow>(`
-      SELECT m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp, m.embedding_id, m.metadata,
-             m.position, c.label, c.folder, c.importance_score, c.status
-      FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE m.seq = ANY($1::bigint[])`, [keys]);
-    const byKey = new Map(rows.map((row) => [row.seq, toHit(row)]));
+    const { rows } = await this.pool.query<HitColumns>({
+      text: `SELECT ${HIT_COLUMNS} FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.seq = ANY($1::bigint[])`,
+      values: [keys],
+      rowMode: 'array',
+    });
+    const byKey = new Map(rows.map((row) => [row[0], hitFromColumns(row)]));
     return keys.flatMap((key) => byKey.get(key) ?? []);
   }
 

@@ -61,27 +61,10 @@ export function toMessage(row: MessageRow): Message {
 }
 
 /** A search hit as both drivers select it: the message with its conversation's label, folder, importance and status. */
-export interface HitRow {
-  seq: number;
-  id: string;
-  conversation_id: string;
-  role: MessageHit['role'];
-  content: string;
-  timestamp: string;
-  embedding_id: string | null;
-  metadata: string | null;
-  position: number;
-  label: string;
-  folder: string;
-  importance_score: number;
-  status: MessageHit['status'];
-}
-
-/** HitRow's columns in the order of HitColumns, for a driver that reads rows as arrays. */
 export const HIT_COLUMNS = `m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp, m.embedding_id, m.metadata,
   m.position, c.label, c.folder, c.importance_score, c.status`;
 
-/** A HitRow as an array of HIT_COLUMNS. */
+/** A row of HIT_COLUMNS, read as an array (better-sqlite3's raw(), pg's rowMode 'array'). */
 export type HitColumns = [
   seq: number, id: string, conversationId: string, role: MessageHit['role'], content: string, timestamp: string,
   embeddingId: string | null, metadata: string | null, position: number, label: string, folder: string,
@@ -89,9 +72,10 @@ export type HitColumns = [
 ];
 
 /**
- * A hit from an array of HIT_COLUMNS. Reading 1,260 hits (a context assembly's candidates at a million messages) as
- * arrays mapped here took p50 9.6-13.1 ms (median of ten passes 12.2) against 11.9-16.4 ms (15.2) as better-sqlite3's
- * row objects mapped by toHit (`npx tsx scripts/hydrate-rows-probe.ts --data-dir <store> --passes 10`).
+ * A hit from a row of HIT_COLUMNS. Rows are read as arrays because better-sqlite3 builds a row object a property at
+ * a time: reading 1,260 hits (a context assembly's candidates at a million messages) as arrays mapped here took p50
+ * 9.6-13.1 ms (median of ten passes 12.2) against 11.9-16.4 ms (15.2) as row objects mapped field by field
+ * (`npx tsx scripts/hydrate-rows-probe.ts --data-dir <store> --passes 10`).
  */
 export function hitFromColumns(row: HitColumns): MessageHit {
   return {
@@ -108,24 +92,6 @@ export function hitFromColumns(row: HitColumns): MessageHit {
     importanceScore: row[11],
     status: row[12],
     position: row[8],
-  };
-}
-
-export function toHit(row: HitRow): MessageHit {
-  return {
-    key: row.seq,
-    messageId: row.id,
-    conversationId: row.conversation_id,
-    role: row.role,
-    content: row.content,
-    timestamp: row.timestamp,
-    embeddingId: row.embedding_id,
-    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-    label: row.label,
-    folder: row.folder,
-    importanceScore: row.importance_score,
-    status: row.status,
-    position: row.position,
   };
 }
 
