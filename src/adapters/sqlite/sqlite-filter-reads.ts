@@ -61,14 +61,15 @@ export class SqliteFilterReadThread implements FilterReads {
     // A copy: a view's whole underlying buffer would otherwise be cloned with it.
     { op: 'scan', query: query.slice(), filter, limit, depth },
     () => this.fallback.scan(query, filter, limit, depth),
-  ) as Promise<ScoredKey[]>;
+  );
 
   readonly sample: FilterSample = (filter, count, dimension) => this.onThread(
     { op: 'sample', filter, count, dimension },
     () => this.fallback.sample(filter, count, dimension),
-  ) as Promise<Float32Array>;
+  );
 
-  private async onThread(request: WithoutId<FilterReadRequest>, here: () => Promise<unknown>): Promise<unknown> {
+  /** `request` on the thread once it is ready, `here` (the same read on the request thread) until then or if it fails. */
+  private async onThread<T>(request: WithoutId<FilterReadRequest>, here: () => Promise<T>): Promise<T> {
     if (!this.ready || this.closed) {
       void this.warmUp();
       return here();
@@ -76,7 +77,7 @@ export class SqliteFilterReadThread implements FilterReads {
     const { calls } = this.thread!;
     if (calls.failed) return here();
     try {
-      return await calls.send(request);
+      return (await calls.send(request)) as T;
     } catch {
       return here();
     }
