@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
+import { MAX_IMPORTANCE } from '../../domain/conversation.js';
 
 /** Shared building blocks, also used by other features and the MCP tools. */
 export const ErrorResponse = Type.Object(
@@ -37,7 +38,7 @@ export const MessageResponse = Type.Object({
 export const ConversationIdParams = Type.Object({ id: Type.String() });
 
 const ConversationId = Type.String({ description: 'UUID of the conversation' });
-const Importance = Type.Integer({ minimum: 1, maximum: 10 });
+const Importance = Type.Integer({ minimum: 1, maximum: MAX_IMPORTANCE });
 
 /** A conversation named in the body (the tool form of `/conversations/{id}` routes). */
 export const ConversationIdBody = Type.Object({ conversation_id: ConversationId }, { additionalProperties: false });
@@ -47,7 +48,7 @@ export const CreateConversationBody = Type.Object({
   folder: Type.Optional(Type.String({ description: 'Path such as /work/backend; default "/".' })),
   messages: Type.Array(MessageInput, { description: 'May be empty; append more later.' }),
   importance_score: Type.Optional(Importance),
-  importance: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'Alias of importance_score.' })),
+  importance: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORTANCE, description: 'Alias of importance_score.' })),
 }, { additionalProperties: false });
 export type CreateConversationBody = Static<typeof CreateConversationBody>;
 
@@ -132,7 +133,7 @@ export const ListConversationsResponse = Type.Object({
 export const UpdateLabelBody = Type.Object({ label: Type.String(), folder: Type.String() }, { additionalProperties: false });
 export const UpdateFolderBody = Type.Object({ folder: Type.String() }, { additionalProperties: false });
 export const SetImportanceBody = Type.Object(
-  { importance_score: Type.Integer({ minimum: 1, maximum: 10 }) },
+  { importance_score: Type.Integer({ minimum: 1, maximum: MAX_IMPORTANCE }) },
   { additionalProperties: false },
 );
 

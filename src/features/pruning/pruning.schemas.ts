@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
+import { MAX_IMPORTANCE } from '../../domain/conversation.js';
 import { Timestamp } from '../conversations/conversations.schemas.js';
 
 export const MAX_EXECUTE_IDS = 1000;
@@ -7,7 +8,7 @@ export const MAX_EXECUTE_IDS = 1000;
 export const DryRunBody = Type.Object({
   threshold_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500, default: 30,
     description: 'Suggest conversations neither read nor changed for this many days.' })),
-  importance_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: 10, default: 5.0,
+  importance_threshold: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_IMPORTANCE, default: 5.0,
     description: 'Idle conversations with importance_score <= this are recommended for archiving; the others are listed as keep.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1000,
     description: 'Most suggestions returned; total counts all.' })),

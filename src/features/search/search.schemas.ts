@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
+import { MAX_IMPORTANCE } from '../../domain/conversation.js';
 import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from '../../domain/full-text-query.js';
 
 export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
@@ -8,8 +9,8 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export const SearchFilters = Type.Object({
   folder: Type.Optional(Type.String({ description: 'Folder and its subfolders' })),
   label: Type.Optional(Type.String()),
-  importance_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-  importance_max: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+  importance_min: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORTANCE })),
+  importance_max: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORTANCE })),
   date_from: Type.Optional(Type.String({ description: 'Message timestamp lower bound, inclusive (ISO 8601; without a zone, UTC)' })),
   date_to: Type.Optional(Type.String({ description: 'Message timestamp upper bound, inclusive (ISO 8601; without a zone, UTC)' })),
   archived: Type.Optional(Type.Boolean({ description: 'true: only archived; false: only active; absent: both' })),
