@@ -316,6 +316,7 @@ describe('a rejected request changes nothing', () => {
     ['relabel with a bad folder', 'PUT', '/label', { label: 'New label', folder: 'relative' }],
     ['move to a bad folder', 'PUT', '/folder', { folder: '/a/./b' }],
     ['importance out of range', 'PUT', '/importance', { importance_score: 11 }],
+    ['create with importance (the alias) out of range', 'POST', '/api/v1/conversations', conversationBody({ importance: 11 })],
   ];
 
   it('after each kind of rejected create, append and update', async () => {

@@ -116,6 +116,8 @@ describe('search API (builtin offline engine)', () => {
       [{ query: 'x', mode: 'fuzzy' }, /mode must be one of/],
       [{ query: 'x', filters: { folder: 'no-slash' } }, /filters.folder/],
       [{ query: 'x', filters: { importance_min: 8, importance_max: 3 } }, /importance_min/],
+      [{ query: 'x', filters: { importance_min: 11 } }, /importance_min/],
+      [{ query: 'x', filters: { importance_max: 0 } }, /importance_max/],
       [{ query: 'x', filters: { date_from: 'yesterday' } }, /date_from/],
       [{ query: 'x', filters: { colour: 'red' } }, /colour/],
       [{ query: 42 }, /query must be/],
