@@ -17,6 +17,8 @@ import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import usearch from 'usearch';
 import { nearestCentroids, trainCentroids } from '../src/adapters/vector/centroids.js';
+import { SEED_VECTORS_PER_PARTITION } from '../src/adapters/vector/partitioned-vector-index.js';
+import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows } from '../src/adapters/vector/projection.js';
 import { DEFAULT_HNSW_PARAMETERS } from '../src/adapters/vector/usearch-vector.index.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
@@ -51,11 +53,29 @@ const { queries: fullQueries, recall } = await recallCheck(embedder, matrix, que
  * output h(i), both seeded), and the f32 re-rank stays exact. The sketch preserves inner products in expectation.
  */
 const projection = Number(option('project', '0'));
-const GRAPH_DIMENSION = projection > 0 ? projection : DIMENSION;
+/**
+ * --pca: the graphs hold each vector projected as the service projects it (learnProjection on the first
+ * SEED_VECTORS_PER_PARTITION x --partitions vectors, the service's seed; --pca-energy the share kept); routing stays
+ * on the full vectors.
+ */
+const pca = process.argv.includes('--pca')
+  ? learnProjection({ matrix: matrix.subarray(0, Math.min(size, partitions * SEED_VECTORS_PER_PARTITION) * DIMENSION), dimension: DIMENSION },
+    { ...DEFAULT_PROJECTION_TARGET, energyShare: Number(option('pca-energy', String(DEFAULT_PROJECTION_TARGET.energyShare))) })
+  : null;
+if (process.argv.includes('--pca') && !pca) throw new Error('the sample declined a projection');
+const GRAPH_DIMENSION = pca ? pca.to : projection > 0 ? projection : DIMENSION;
 const sketch = sketchOf(DIMENSION, GRAPH_DIMENSION);
-const graphMatrix = projection > 0 ? sketch(matrix) : matrix;
-const queries = fullQueries.map((query) => (projection > 0 ? sketch(query) : query));
+const projectStarted = process.cpuUsage();
+const graphMatrix = pca ? projectRows(pca, matrix) : projection > 0 ? sketch(matrix) : matrix;
+if (pca) {
+  const used = process.cpuUsage(projectStarted);
+  console.log(`graphs hold ${GRAPH_DIMENSION} principal directions of each vector; projecting took ${((used.user + used.system) / size).toFixed(1)} µs CPU a vector`);
+}
+const queries = fullQueries.map((query) => (pca ? projectRows(pca, query) : projection > 0 ? sketch(query) : query));
 if (projection > 0) console.log(`graphs hold a ${GRAPH_DIMENSION}-dimension count sketch of each vector`);
+/** What partitions are learned from and routed by: the full vectors with --pca, as in the service. */
+const routingMatrix = pca ? matrix : graphMatrix;
+const ROUTING_DIMENSION = pca ? DIMENSION : GRAPH_DIMENSION;
 
 function sketchOf(from: number, to: number): (rows: Float32Array) => Float32Array {
   let state = 0x9e3779b9;
@@ -75,7 +95,7 @@ const rowOf = (row: number) => graphMatrix.subarray(row * GRAPH_DIMENSION, (row 
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!.toFixed(2);
 const p95 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!.toFixed(2);
 const newGraph = (expansionSearch: number, connectivity: number) => new usearch.Index({ dimensions: GRAPH_DIMENSION,
-  metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8, connectivity, expansion_add: expansionAdd,
+  metric: usearch.MetricKind.Cos, quantization: option('quantization', 'i8') === 'f16' ? usearch.ScalarKind.F16 : usearch.ScalarKind.I8, connectivity, expansion_add: expansionAdd,
   expansion_search: expansionSearch, multi: false });
 function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void {
   const step = 32 * Math.max(1, threads);
@@ -89,8 +109,8 @@ function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void
 const keysOf = (graph: InstanceType<typeof usearch.Index>, query: Float32Array, n: number) =>
   Array.from((graph.search(query, n, 1) as { keys: BigUint64Array }).keys, Number);
 /** The partitions' answers for `query`, the n-th nearest asked for counts[n]: their union, or with --merge the best `candidates`. */
-function partitionPool(graphs: Array<InstanceType<typeof usearch.Index>>, query: Float32Array, counts: number[]): number[] {
-  const owners = nearestCentroids(centroids, query, counts.length);
+function partitionPool(graphs: Array<InstanceType<typeof usearch.Index>>, query: Float32Array, counts: number[], routingQuery: Float32Array): number[] {
+  const owners = nearestCentroids(centroids, routingQuery, counts.length);
   const found = Array.from(owners, (c, n) => graphs[Number(c)]!.search(query, counts[n]!, 1) as { keys: BigUint64Array; distances: Float32Array });
   if (!merged) return found.flatMap((answer) => Array.from(answer.keys, Number));
   return found.flatMap((answer) => Array.from(answer.keys, (key, i) => ({ key: Number(key), distance: answer.distances[i]! })))
@@ -100,12 +120,13 @@ function partitionPool(graphs: Array<InstanceType<typeof usearch.Index>>, query:
 // The service's spherical k-means (centroids.ts) on a sample of partitions x 500 vectors.
 const started = performance.now();
 const sampleSize = Math.min(size, partitions * 500);
-const sample = new Float32Array(sampleSize * GRAPH_DIMENSION);
+const sample = new Float32Array(sampleSize * ROUTING_DIMENSION);
 // --sample first: the first vectors, as the service learns its partitions; even (default): spread over all.
 const firstRows = option('sample', 'even') === 'first';
-for (let i = 0; i < sampleSize; i += 1) sample.set(rowOf(firstRows ? i : Math.floor((i * size) / sampleSize)), i * GRAPH_DIMENSION);
-const centroids = trainCentroids({ matrix: sample, dimension: GRAPH_DIMENSION }, partitions);
-const owner = nearestCentroids(centroids, graphMatrix, 1);
+const routingRow = (row: number) => routingMatrix.subarray(row * ROUTING_DIMENSION, (row + 1) * ROUTING_DIMENSION);
+for (let i = 0; i < sampleSize; i += 1) sample.set(routingRow(firstRows ? i : Math.floor((i * size) / sampleSize)), i * ROUTING_DIMENSION);
+const centroids = trainCentroids({ matrix: sample, dimension: ROUTING_DIMENSION }, partitions);
+const owner = nearestCentroids(centroids, routingMatrix, 1);
 const members: number[][] = Array.from({ length: partitions }, () => []);
 for (let row = 0; row < size; row += 1) members[Number(owner[row])]!.push(row);
 const sizes = members.map((m) => m.length).sort((a, b) => a - b);
@@ -121,14 +142,14 @@ function timedBuild(label: string, build: () => void): void {
 }
 
 /** Recall@10 of each question's pool and the time to gather it, from the second of two rounds (the first warms the pages). */
-function timedSearches(pool: (query: Float32Array) => number[]): string {
+function timedSearches(pool: (query: Float32Array, routingQuery: Float32Array) => number[]): string {
   let times: number[] = [];
   let per: number[] = [];
   for (let round = 0; round < 2; round += 1) {
     times = [];
     per = queries.map((query, q) => {
       const t = performance.now();
-      const found = pool(query);
+      const found = pool(query, pca ? fullQueries[q]! : query);
       times.push(performance.now() - t);
       return recall(q, found);
     });
@@ -154,7 +175,7 @@ for (const connectivity of connectivities) {
     const searched = saved.map((file) => { const graph = newGraph(expansion, connectivity); graph.load(file); return graph; });
     const rows = shareLists.length > 0 ? shareLists : probes.map((probe) => Array<number>(probe).fill(candidates));
     for (const counts of rows) {
-      const result = timedSearches((query) => partitionPool(searched, query, counts));
+      const result = timedSearches((query, routingQuery) => partitionPool(searched, query, counts, routingQuery));
       console.log(`M ${connectivity}, expansion ${expansion}, ${counts.length} of ${partitions} partitions x ${counts.join('/')}${merged ? ` merged to ${candidates}` : ''}: ${result}`);
     }
   }

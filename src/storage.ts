@@ -25,6 +25,7 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
       quantization: config.search.index_quantization,
       partitions: config.search.index_partitions,
       probes: config.search.index_probes,
+      projectionEnergy: config.search.index_projection_energy,
     },
   });
 }

@@ -38,6 +38,7 @@ describe('HNSW graph parameters', () => {
         MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '12',
         MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50', MEMSVC_SEARCH_INDEX_PARTITION_EXPANSION: '20',
         MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f16', MEMSVC_SEARCH_INDEX_PARTITIONS: '4', MEMSVC_SEARCH_INDEX_PROBES: '2',
+        MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.9',
       },
       overrides: { server: { data_dir: join(dir, 'env') } },
     });
@@ -48,13 +49,13 @@ describe('HNSW graph parameters', () => {
       assert.ok(index instanceof ThreadedVectorIndex);
       // An empty index is one graph until it has 4 x 512 vectors to learn its partitions from.
       assert.deepEqual(await index.graphParameters(),
-        { connectivity: 8, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 1, probes: 2 });
+        { connectivity: 8, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 1, probes: 2, projectionEnergy: 0.9 });
       // Once it has them, the partition graphs are built with the partitions' M.
       const many = Array.from({ length: 4 * 512 + 100 }, (_, i) => i + 1);
       await index.add(many, many.map(vectorOf));
       await index.flush();
       assert.deepEqual(await index.graphParameters(),
-        { connectivity: 12, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 4, probes: 2 });
+        { connectivity: 12, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 4, probes: 2, projectionEnergy: 0.9 });
       assert.equal((await index.search(vectorOf(1234), 1))[0]?.key, 1234);
     } finally {
       await index.close();
@@ -62,14 +63,14 @@ describe('HNSW graph parameters', () => {
     }
   });
 
-  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384 / partition expansion 48, i8, 32 partitions, 6 probes', () => {
+  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384 / partition expansion 48, i8, 32 partitions, 6 probes, no projection', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
         connectivity: search.index_connectivity, partitionConnectivity: search.index_partition_connectivity,
         expansionAdd: search.index_expansion_add,
         expansionSearch: search.index_expansion_search, partitionExpansion: search.index_partition_expansion, quantization: search.index_quantization,
-        partitions: search.index_partitions, probes: search.index_probes,
+        partitions: search.index_partitions, probes: search.index_probes, projectionEnergy: search.index_projection_energy,
       },
       DEFAULT_HNSW_PARAMETERS,
     );
@@ -152,7 +153,7 @@ describe('HNSW graph parameters', () => {
 
   test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
-    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, partitionConnectivity: 32, expansionAdd: 200, expansionSearch: 128, partitionExpansion: 128, quantization: 'f16', partitions: 1, probes: 1 });
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, partitionConnectivity: 32, expansionAdd: 200, expansionSearch: 128, partitionExpansion: 128, quantization: 'f16', partitions: 1, probes: 1, projectionEnergy: 0 });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
     await old.flush();

@@ -14,6 +14,8 @@ const CLUSTERS = 8;
 const PARTITIONS = 4;
 const SPLIT_AT = PARTITIONS * SEED_VECTORS_PER_PARTITION;
 const PARAMETERS: HnswParameters = { ...DEFAULT_HNSW_PARAMETERS, partitions: PARTITIONS, probes: 2 };
+/** Partitions whose graphs hold projected vectors (0.95 of the energy, as the setting's documented choice). */
+const PROJECTED: HnswParameters = { ...PARAMETERS, projectionEnergy: 0.95 };
 
 /** Deterministic unit vectors around CLUSTERS centres (the key picks the cluster), as text embeddings cluster by topic. */
 function vectorOf(key: number, cluster = key % CLUSTERS): Float32Array {
@@ -37,13 +39,33 @@ function matrixOf(keys: readonly number[], vector: (key: number) => Float32Array
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** Adds in slices of 64, as the index thread does, putting back whatever a split hands back. */
-function addAll(index: PartitionedVectorIndex, keys: readonly number[]): void {
+function addAll(index: PartitionedVectorIndex, keys: readonly number[], vector: (key: number) => Float32Array = vectorOf): void {
   for (let from = 0; from < keys.length; from += 64) {
     const slice = keys.slice(from, from + 64);
-    index.add(slice, matrixOf(slice));
+    index.add(slice, matrixOf(slice, vector));
     const moved = index.takeMoved();
     if (moved) index.add(moved.keys, moved.matrix);
   }
+}
+
+const WIDE = 64;
+/** 24 fixed directions of WIDE floats: text embeddings hold most of their energy in a few of their dimensions. */
+const TOPICS = Array.from({ length: 24 }, (_, t) => {
+  let state = (t + 7) * 40503;
+  return Float32Array.from({ length: WIDE }, () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; });
+});
+/** Unit vectors of WIDE floats: a mix of TOPICS, one of the first CLUSTERS strongest (the key picks it), and faint noise. */
+function wideVectorOf(key: number): Float32Array {
+  let state = (key + 1) * 2654435761 % 4294967296;
+  const next = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; };
+  const vector = new Float32Array(WIDE);
+  TOPICS.forEach((topic, t) => {
+    const weight = (t === key % CLUSTERS ? 3 : 0) + next();
+    for (let i = 0; i < WIDE; i += 1) vector[i]! += weight * topic[i]!;
+  });
+  for (let i = 0; i < WIDE; i += 1) vector[i]! += 0.02 * next();
+  const norm = Math.hypot(...vector);
+  return vector.map((x) => x / norm);
 }
 
 describe('PartitionedVectorIndex', () => {
@@ -357,6 +379,74 @@ describe('PartitionedVectorIndex', () => {
     for (const _ of index.addInSteps(next, matrixOf(next))) index.clear();
     assert.equal(index.layout(), 'seeding');
     assert.equal(index.size(), 0, 'nothing of the slice went into the cleared index');
+  });
+
+  test('vectors with most of their energy in a few directions: the split projects them, and the graphs find the exact ten', () => {
+    const { index } = PartitionedVectorIndex.open(freshDir(), 'm', WIDE, PROJECTED);
+    const keys = range(1, 3001);
+    addAll(index, keys, wideVectorOf);
+    assert.equal(index.layout(), 'partitioned');
+    assert.equal(index.graphDimension(), 32, 'the graphs hold 32 of the 64 dimensions');
+    assert.deepEqual(index.missing(keys), []);
+    const lost = keys.filter((key) => index.search(wideVectorOf(key), 1)[0]?.key !== key);
+    assert.deepEqual(lost, [], 'every vector is found by a search for itself');
+    const all = packVectors(keys.map((key) => ({ key, vector: wideVectorOf(key) })), WIDE);
+    let hits = 0;
+    const queries = range(5001, 5041);
+    for (const q of queries) {
+      // The caller re-ranks the graphs' candidates exactly, as SqliteVectorSearch does with the stored vectors.
+      const exact = exactTopK(wideVectorOf(q), all, 10).map((item) => item.key);
+      const candidates = index.search(wideVectorOf(q), 40).map((item) => item.key);
+      const reranked = exactTopK(wideVectorOf(q), packVectors(candidates.map((key) => ({ key, vector: wideVectorOf(key) })), WIDE), 10);
+      hits += reranked.filter((item) => exact.includes(item.key)).length;
+    }
+    assert.ok(hits / (queries.length * 10) >= 0.95, `recall@10 ${hits / (queries.length * 10)}`);
+  });
+
+  test('a projection is saved with the partitions and read back; projectionEnergy 0 keeps the full vectors', () => {
+    const dir = freshDir();
+    const first = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED).index;
+    addAll(first, range(1, 2501), wideVectorOf);
+    const before = [7, 1234, 2500].map((key) => first.search(wideVectorOf(key + 0.5), 5));
+    first.save();
+    const reopened = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED);
+    assert.equal(reopened.loaded, true);
+    assert.equal(reopened.index.graphDimension(), 32);
+    assert.equal(reopened.index.size(), 2500);
+    assert.deepEqual([7, 1234, 2500].map((key) => reopened.index.search(wideVectorOf(key + 0.5), 5)), before, 'the same answers after a restart');
+    // The saved projection is what counts, not the setting: an index learned with one keeps it.
+    assert.equal(PartitionedVectorIndex.open(dir, 'm', WIDE, { ...PROJECTED, projectionEnergy: 0 }).index.graphDimension(), 32);
+
+    const full = PartitionedVectorIndex.open(freshDir(), 'm', WIDE, { ...PROJECTED, projectionEnergy: 0 }).index;
+    addAll(full, range(1, 2501), wideVectorOf);
+    assert.equal(full.layout(), 'partitioned');
+    assert.equal(full.graphDimension(), WIDE);
+  });
+
+  test('partitions saved before projections existed (no projection in their meta) open with the full vectors', () => {
+    const dir = freshDir();
+    const old = PartitionedVectorIndex.open(dir, 'm', WIDE, { ...PROJECTED, projectionEnergy: 0 }).index;
+    addAll(old, range(1, 2501), wideVectorOf);
+    old.save();
+    const metaFile = join(dir, 'partitions', 'partitions.json');
+    const { projection: _, ...meta } = JSON.parse(readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(metaFile, JSON.stringify(meta));
+    const reopened = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED);
+    assert.equal(reopened.loaded, true);
+    assert.equal(reopened.index.graphDimension(), WIDE);
+    assert.equal(reopened.index.size(), 2500);
+    for (const key of [1, 1300, 2500]) assert.equal(reopened.index.search(wideVectorOf(key), 1)[0]?.key, key);
+  });
+
+  test('a projection file that does not match its meta is not read: the index starts again', () => {
+    const dir = freshDir();
+    const first = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED).index;
+    addAll(first, range(1, 2501), wideVectorOf);
+    first.save();
+    writeFileSync(join(dir, 'partitions', 'projection.f32'), Buffer.alloc(12));
+    const reopened = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED);
+    assert.equal(reopened.loaded, false);
+    assert.equal(reopened.index.size(), 0);
   });
 
   test('clear deletes the partitions and starts seeding again', () => {

@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import type { ScoredKey } from '../../domain/search.js';
 import type { SaveScope } from '../../ports/vector-index.js';
 import { centroidsHolding, nearestCentroids, trainCentroids, type VectorRows } from './centroids.js';
+import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows, type Projection } from './projection.js';
 import { SeedVectors } from './seed-vectors.js';
 import { DEFAULT_HNSW_PARAMETERS, UsearchVectorIndex, type HnswParameters } from './usearch-vector.index.js';
 
 const PARTITIONS_DIR = 'partitions';
 const PARTITIONS_META = 'partitions.json';
 const CENTROIDS_FILE = 'centroids.f32';
+const PROJECTION_FILE = 'projection.f32';
 const SEED_FILE = 'vectors.seed.f32';
 /** Vectors a partition is learned from, on average: the first graph splits once it holds partitions x this. */
 export const SEED_VECTORS_PER_PARTITION = 512;
@@ -27,6 +29,8 @@ interface PartitionsMeta {
   model: string;
   dimension: number;
   partitions: number;
+  /** Dimension of the vectors in the partition graphs when they hold projected vectors; absent (saved before projections) or 0: none. */
+  projection?: number;
 }
 
 /** Vectors that left the first graph when it split: the caller adds them again (searchable meanwhile). */
@@ -56,6 +60,8 @@ export class PartitionedVectorIndex {
   private seed: SeedVectors | null;
   private partitions: UsearchVectorIndex[] = [];
   private centroids: VectorRows | null = null;
+  /** What the partition graphs hold of each vector, learned with the centroids; null: the vectors themselves. */
+  private projection: Projection | null = null;
   /** The partitions' layout (centroids, meta) is not on disk yet, and the single graph's files still are. */
   private layoutUnsaved = false;
   private moved: MovedVectors | null = null;
@@ -67,12 +73,16 @@ export class PartitionedVectorIndex {
     readonly model: string,
     readonly dimension: number,
     private readonly parameters: HnswParameters,
-    opened: { single: UsearchVectorIndex | null; seed: SeedVectors | null; partitions?: UsearchVectorIndex[]; centroids?: VectorRows },
+    opened: {
+      single: UsearchVectorIndex | null; seed: SeedVectors | null; partitions?: UsearchVectorIndex[]; centroids?: VectorRows;
+      projection?: Projection | null;
+    },
   ) {
     this.single = opened.single;
     this.seed = opened.seed;
     this.partitions = opened.partitions ?? [];
     this.centroids = opened.centroids ?? null;
+    this.projection = opened.projection ?? null;
   }
 
   /**
@@ -85,8 +95,12 @@ export class PartitionedVectorIndex {
     mkdirSync(dir, { recursive: true });
     const saved = readPartitions(dir, model, dimension);
     if (saved) {
-      const partitions = openPartitions(dir, model, dimension, parameters, saved.meta.partitions);
-      return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single: null, seed: null, partitions, centroids: saved.centroids }), loaded: true };
+      const partitions = openPartitions(dir, model, saved.projection?.to ?? dimension, parameters, saved.meta.partitions);
+      return {
+        index: new PartitionedVectorIndex(dir, model, dimension, parameters,
+          { single: null, seed: null, partitions, centroids: saved.centroids, projection: saved.projection }),
+        loaded: true,
+      };
     }
     const { index: single, loaded } = UsearchVectorIndex.open(dir, model, dimension, parameters);
     let seed: SeedVectors | null = null;
@@ -113,6 +127,11 @@ export class PartitionedVectorIndex {
       ...graph.graphParameters(), expansionSearch: this.parameters.expansionSearch, partitionExpansion: this.parameters.partitionExpansion,
       partitions: this.partitions.length || 1, probes: this.parameters.probes,
     };
+  }
+
+  /** Dimension of the vectors the graphs hold: smaller than the vectors' once the partitions project them. */
+  graphDimension(): number {
+    return this.projection?.to ?? this.dimension;
   }
 
   /** 'seeding' until the first graph splits; 'single' when it never will. */
@@ -176,7 +195,8 @@ export class PartitionedVectorIndex {
       if (this.partitions !== partitions) return;
       const block = new Float32Array(rows.length * this.dimension);
       rows.forEach((row, i) => block.set(matrix.subarray(row * this.dimension, (row + 1) * this.dimension), i * this.dimension));
-      partitions[owner]!.add(rows.map((row) => keys[row]!), block, threads);
+      // Projected a partition's share at a time, so a step holds searches no longer than its own inserts.
+      partitions[owner]!.add(rows.map((row) => keys[row]!), this.projection ? projectRows(this.projection, block, threads) : block, threads);
     }
   }
 
@@ -210,8 +230,9 @@ export class PartitionedVectorIndex {
     const nearest = holding
       ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
       : [...nearestCentroids(this.centroids!, query, shares.length)];
+    const graphQuery = this.projection ? projectRows(this.projection, query) : query;
     const found: ScoredKey[] = [];
-    nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(query, shares[rank]!)); });
+    nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(graphQuery, shares[rank]!)); });
     return found.sort((a, b) => b.score - a.score).slice(0, depth);
   }
 
@@ -255,8 +276,9 @@ export class PartitionedVectorIndex {
     }
     if (this.partitions !== partitions || !this.layoutUnsaved) return;
     const dir = join(this.dir, PARTITIONS_DIR);
-    writeAtomically(join(dir, CENTROIDS_FILE), Buffer.from(this.centroids!.matrix.buffer, this.centroids!.matrix.byteOffset, this.centroids!.matrix.byteLength));
-    const meta: PartitionsMeta = { model: this.model, dimension: this.dimension, partitions: this.partitions.length };
+    writeAtomically(join(dir, CENTROIDS_FILE), bytesOf(this.centroids!.matrix));
+    if (this.projection) writeAtomically(join(dir, PROJECTION_FILE), bytesOf(this.projection.components));
+    const meta: PartitionsMeta = { model: this.model, dimension: this.dimension, partitions: this.partitions.length, projection: this.projection?.to ?? 0 };
     writeAtomically(join(dir, PARTITIONS_META), Buffer.from(JSON.stringify(meta)));
     UsearchVectorIndex.removeFiles(this.dir);
     SeedVectors.remove(join(this.dir, SEED_FILE));
@@ -285,6 +307,7 @@ export class PartitionedVectorIndex {
     this.seed = this.parameters.partitions > 1 ? new SeedVectors(this.dimension) : null;
     this.partitions = [];
     this.centroids = null;
+    this.projection = null;
     this.layoutUnsaved = false;
     this.moved = null;
   }
@@ -301,12 +324,18 @@ export class PartitionedVectorIndex {
     }
   }
 
-  /** Learns the centroids from the seed, starts one empty graph per centroid and hands the seed back. */
+  /**
+   * Learns the centroids (and, unless projections are off, the projection) from the seed, starts one empty graph
+   * per centroid and hands the seed back.
+   */
   private split(): void {
     const seed = this.seed!.all();
     this.centroids = trainCentroids({ matrix: seed.matrix, dimension: this.dimension }, this.parameters.partitions);
+    this.projection = this.parameters.projectionEnergy > 0
+      ? learnProjection({ matrix: seed.matrix, dimension: this.dimension }, { ...DEFAULT_PROJECTION_TARGET, energyShare: this.parameters.projectionEnergy })
+      : null;
     rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
-    this.partitions = openPartitions(this.dir, this.model, this.dimension, this.parameters, this.parameters.partitions);
+    this.partitions = openPartitions(this.dir, this.model, this.graphDimension(), this.parameters, this.parameters.partitions);
     this.single = null;
     this.seed = null;
     this.layoutUnsaved = true;
@@ -385,18 +414,38 @@ function partitionDir(dir: string, partition: number): string {
   return join(dir, PARTITIONS_DIR, String(partition));
 }
 
-function readPartitions(dir: string, model: string, dimension: number): { meta: PartitionsMeta; centroids: VectorRows } | null {
+function readPartitions(
+  dir: string, model: string, dimension: number,
+): { meta: PartitionsMeta; centroids: VectorRows; projection: Projection | null } | null {
   try {
     const meta = JSON.parse(readFileSync(join(dir, PARTITIONS_DIR, PARTITIONS_META), 'utf8')) as PartitionsMeta;
     if (meta.model !== model || meta.dimension !== dimension || !Number.isInteger(meta.partitions) || meta.partitions < 1) return null;
-    const bytes = readFileSync(join(dir, PARTITIONS_DIR, CENTROIDS_FILE));
-    if (bytes.byteLength !== meta.partitions * dimension * 4) return null;
-    const matrix = new Float32Array(meta.partitions * dimension);
-    new Uint8Array(matrix.buffer).set(bytes);
-    return { meta, centroids: { matrix, dimension } };
+    const projected = meta.projection ?? 0;
+    if (!Number.isInteger(projected) || projected < 0 || projected >= dimension) return null;
+    const centroids = readFloats(join(dir, PARTITIONS_DIR, CENTROIDS_FILE), meta.partitions * dimension);
+    const components = projected > 0 ? readFloats(join(dir, PARTITIONS_DIR, PROJECTION_FILE), projected * dimension) : null;
+    if (!centroids || (projected > 0 && !components)) return null;
+    return {
+      meta,
+      centroids: { matrix: centroids, dimension },
+      projection: components ? { from: dimension, to: projected, components } : null,
+    };
   } catch {
     return null;
   }
+}
+
+/** The file's floats when it holds exactly `count` of them. */
+function readFloats(file: string, count: number): Float32Array | null {
+  const bytes = readFileSync(file);
+  if (bytes.byteLength !== count * 4) return null;
+  const floats = new Float32Array(count);
+  new Uint8Array(floats.buffer).set(bytes);
+  return floats;
+}
+
+function bytesOf(floats: Float32Array): Buffer {
+  return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
 }
 
 function writeAtomically(file: string, bytes: Buffer): void {

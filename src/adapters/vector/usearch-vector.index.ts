@@ -53,6 +53,11 @@ export interface HnswParameters {
   partitions: number;
   /** Partitions a search asks: those whose centroids are nearest the query. */
   probes: number;
+  /**
+   * Share of the vectors' energy the partition graphs keep when a split learns a projection (projection.ts); 0: the
+   * graphs hold the vectors themselves. Learned once, with the centroids; a saved index keeps what it learned.
+   */
+  projectionEnergy: number;
 }
 
 /**
@@ -76,7 +81,7 @@ export interface HnswParameters {
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
   connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',
-  partitions: 32, probes: 6,
+  partitions: 32, probes: 6, projectionEnergy: 0,
 };
 
 /**
