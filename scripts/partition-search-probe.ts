@@ -27,6 +27,7 @@ import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { centroidsHolding, nearestCentroids, type VectorRows } from '../src/adapters/vector/centroids.js';
 import { PartitionedVectorIndex } from '../src/adapters/vector/partitioned-vector-index.js';
+import { projectRows, type Projection } from '../src/adapters/vector/projection.js';
 import { DEFAULT_HNSW_PARAMETERS, type UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
 import { indexCandidates } from '../src/adapters/sqlite/sqlite-vector-search.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
@@ -101,14 +102,15 @@ function holding(internals: { centroids: VectorRows }): Set<number> {
   console.log(`${holdingPartitions.size} partitions hold at least 1% of the folder's sample`);
   return holdingPartitions;
 }
-const opened = new Map<number, { partitions: UsearchVectorIndex[]; centroids: VectorRows }>();
+type Internals = { partitions: UsearchVectorIndex[]; centroids: VectorRows; projection: Projection | null };
+const opened = new Map<number, Internals>();
 for (const shares of shareRows) {
   const probes = shares.length;
   if (!opened.has(probes)) {
     const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
       { ...DEFAULT_HNSW_PARAMETERS, partitionExpansion: expansion, probes });
     // The probe varies what the index decides itself (how many each partition gives): it reads its graphs directly.
-    opened.set(probes, index as unknown as { partitions: UsearchVectorIndex[]; centroids: VectorRows });
+    opened.set(probes, index as unknown as Internals);
   }
   const internals = opened.get(probes)!;
   const times: number[] = [];
@@ -120,7 +122,9 @@ for (const shares of shareRows) {
       const owners = filterAware
         ? [...nearestCentroids(internals.centroids, query, internals.partitions.length)].filter((owner) => holding(internals).has(Number(owner))).slice(0, probes)
         : nearestCentroids(internals.centroids, query, probes);
-      for (let n = 0; n < owners.length; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(query, shares[n]!));
+      // A store whose partitions hold projected vectors (search.index_projection_energy) is searched as the index does.
+      const graphQuery = internals.projection ? projectRows(internals.projection, query) : query;
+      for (let n = 0; n < owners.length; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(graphQuery, shares[n]!));
       const pool = found.sort((a, b) => b.score - a.score).slice(0, candidates)
         .filter((item) => folder === '' || admitted.has(item.key));
       if (round === 0) {

@@ -63,7 +63,49 @@ describe('HNSW graph parameters', () => {
     }
   });
 
-  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384 / partition expansion 48, i8, 32 partitions, 6 probes, no projection', () => {
+  test('search.index_projection_energy: the index thread\'s partitions hold projected vectors, saved and read back after a restart', async () => {
+    const wide = 64;
+    // Vectors of 64 floats that mix 12 fixed directions: most of their energy lies in those 12.
+    const next = (seed: number) => { let state = seed; return () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; }; };
+    const directions = Array.from({ length: 12 }, (_, d) => Float32Array.from({ length: wide }, next(d + 101)));
+    const wideVectorOf = (key: number) => {
+      const weight = next(key * 7919 + 1);
+      const vector = new Float32Array(wide);
+      directions.forEach((direction, d) => { const w = (d === key % 6 ? 2 : 0) + weight(); direction.forEach((x, i) => { vector[i]! += w * x; }); });
+      const norm = Math.hypot(...vector);
+      return vector.map((x) => x / norm);
+    };
+    const config = loadConfig({
+      file: join(dir, 'absent.yaml'),
+      env: { MEMSVC_SEARCH_INDEX_PARTITIONS: '4', MEMSVC_SEARCH_INDEX_PROBES: '2', MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.95' },
+      overrides: { server: { data_dir: join(dir, 'projected') } },
+    });
+    const many = Array.from({ length: 4 * 512 + 200 }, (_, i) => i + 1);
+    const storage = await openStorage(config);
+    const first = storage.openLocalIndex!('test-model', wide).index;
+    try {
+      await first.add(many, many.map(wideVectorOf));
+      await first.flush();
+      await first.save();
+      assert.equal((await first.search(wideVectorOf(2222), 1))[0]?.key, 2222);
+    } finally {
+      await first.close();
+    }
+    const meta = JSON.parse(readFileSync(join(dir, 'projected', 'vectors', 'partitions', 'partitions.json'), 'utf8')) as { projection: number };
+    assert.equal(meta.projection, 32, 'the partitions hold 32 of the 64 dimensions');
+    const { index: reopened, loaded } = storage.openLocalIndex!('test-model', wide);
+    try {
+      assert.equal(await loaded, true);
+      assert.equal(reopened.size(), many.length);
+      const lost = many.filter((key) => key % 50 === 0).map(async (key) => ((await reopened.search(wideVectorOf(key), 1))[0]?.key === key ? null : key));
+      assert.deepEqual((await Promise.all(lost)).filter((key) => key !== null), [], 'each vector is found again after the restart');
+    } finally {
+      await reopened.close();
+      await storage.close();
+    }
+  });
+
+  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384 / partition expansion 48, i8, 32 partitions, 6 probes, projections keeping 0.95 of the energy', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
@@ -80,6 +122,8 @@ describe('HNSW graph parameters', () => {
     assert.equal(DEFAULT_HNSW_PARAMETERS.connectivity, 64);
     assert.equal(DEFAULT_HNSW_PARAMETERS.partitionConnectivity, 24);
     assert.equal(DEFAULT_HNSW_PARAMETERS.expansionAdd, 40);
+    // docs/configuration.md: partition graphs keep 0.95 of the vectors' energy (session 22).
+    assert.equal(DEFAULT_HNSW_PARAMETERS.projectionEnergy, 0.95);
   });
 
   test('index_partitions or index_probes out of 1-1024 is refused at start-up', () => {

@@ -140,6 +140,8 @@ describe('PartitionedVectorIndex', () => {
     assert.deepEqual(partitionShares(116, 1, 64), [116]);
     assert.deepEqual(partitionShares(128, 6, 64), [128, 128, 64, 64, 64, 64]);
     assert.deepEqual(partitionShares(116, 6, 64, 4), [116, 116, 64, 64], 'never more partitions than there are');
+    assert.deepEqual(partitionShares(116, 6, 48, 32, 2), [232, 232, 48, 48, 48, 48], 'a projected index widens the nearest two');
+    assert.deepEqual(partitionShares(4000, 6, 64, 32, 2), partitionShares(4000, 6, 64, 32), 'but not a filtered search\'s shares');
     // Every partition probed, the far ones asked for less: the exact best of the whole index still come back.
     const { index } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, probes: PARTITIONS, partitionExpansion: 4 });
     const keys = range(1, 3001);

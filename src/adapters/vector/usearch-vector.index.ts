@@ -81,7 +81,7 @@ export interface HnswParameters {
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
   connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',
-  partitions: 32, probes: 6, projectionEnergy: 0,
+  partitions: 32, probes: 6, projectionEnergy: 0.95,
 };
 
 /**
