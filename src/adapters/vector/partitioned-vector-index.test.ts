@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
-import { PartitionedVectorIndex, partitionShares, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { PartitionedVectorIndex, partitionShares, savedIndexSummary, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { FakeBridge } from '../../../test/helpers/fake-bridge.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -416,6 +416,8 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(reopened.index.graphDimension(), 32);
     assert.equal(reopened.index.size(), 2500);
     assert.deepEqual([7, 1234, 2500].map((key) => reopened.index.search(wideVectorOf(key + 0.5), 5)), before, 'the same answers after a restart');
+    // What `memsvc doctor` reads of it without loading a graph.
+    assert.deepEqual(savedIndexSummary(dir), { model: 'm', vectors: 2500, partitions: PARTITIONS, dimension: WIDE, graphDimension: 32 });
     // The saved projection is what counts, not the setting: an index learned with one keeps it.
     assert.equal(PartitionedVectorIndex.open(dir, 'm', WIDE, { ...PROJECTED, projectionEnergy: 0 }).index.graphDimension(), 32);
 
@@ -438,6 +440,15 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(reopened.index.graphDimension(), WIDE);
     assert.equal(reopened.index.size(), 2500);
     for (const key of [1, 1300, 2500]) assert.equal(reopened.index.search(wideVectorOf(key), 1)[0]?.key, key);
+  });
+
+  test('the summary of a saved index: one seeding graph, or nothing saved', () => {
+    const dir = freshDir();
+    assert.equal(savedIndexSummary(dir), null);
+    const seeding = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED).index;
+    addAll(seeding, range(1, 1001), wideVectorOf);
+    seeding.save();
+    assert.deepEqual(savedIndexSummary(dir), { model: 'm', vectors: 1000, partitions: 1, dimension: WIDE, graphDimension: WIDE });
   });
 
   test('a projection file that does not match its meta is not read: the index starts again', () => {

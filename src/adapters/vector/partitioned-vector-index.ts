@@ -344,6 +344,32 @@ export class PartitionedVectorIndex {
   }
 }
 
+/** What a saved index holds, read from its files without loading a graph. */
+export interface SavedIndexSummary {
+  model: string;
+  /** Vectors in its graphs as last saved. */
+  vectors: number;
+  /** 1 for one graph (a store's first, seeding, or `partitions: 1`). */
+  partitions: number;
+  dimension: number;
+  /** Dimension of the vectors the graphs hold: smaller than `dimension` when the partitions project them. */
+  graphDimension: number;
+}
+
+/** The saved index under `dir` (its partitions, else its one graph), or null when nothing readable is saved there. */
+export function savedIndexSummary(dir: string): SavedIndexSummary | null {
+  try {
+    const meta = JSON.parse(readFileSync(join(dir, PARTITIONS_DIR, PARTITIONS_META), 'utf8')) as PartitionsMeta;
+    const graphDimension = meta.projection || meta.dimension;
+    let vectors = 0;
+    for (let c = 0; c < meta.partitions; c += 1) vectors += UsearchVectorIndex.savedGraph(partitionDir(dir, c))?.size ?? 0;
+    return { model: meta.model, vectors, partitions: meta.partitions, dimension: meta.dimension, graphDimension };
+  } catch {
+    const single = UsearchVectorIndex.savedGraph(dir);
+    return single && { model: single.model, vectors: single.size, partitions: 1, dimension: single.dimension, graphDimension: single.dimension };
+  }
+}
+
 /**
  * Whether the periodic save rewrites a changed partition graph. A save writes a graph whole (about 40 MB for a
  * partition of a 1,000,000-vector index), so rewriting every changed graph every 30 s wrote the whole index

@@ -135,12 +135,12 @@ export class UsearchVectorIndex {
    * The graph saved in `dir`, as its meta file describes it; null without one, or when the meta file names a
    * quantization this version does not know (as unreadable as a damaged graph).
    */
-  static savedGraph(dir: string): { file: string; model: string; dimension: number; quantization: IndexQuantization } | null {
+  static savedGraph(dir: string): { file: string; model: string; dimension: number; quantization: IndexQuantization; size: number } | null {
     const meta = readMeta(join(dir, META_FILE));
     const quantization = meta && savedQuantization(meta);
     const file = join(dir, INDEX_FILE);
     if (!meta || !quantization || !existsSync(file)) return null;
-    return { file, model: meta.model, dimension: meta.dimension, quantization };
+    return { file, model: meta.model, dimension: meta.dimension, quantization, size: meta.size };
   }
 
   private create(): UsearchIndex {
