@@ -51,7 +51,8 @@ export interface MovedVectors {
  *   and its vectors are handed back (`takeMoved`) to go into the partitions;
  * - partitioned: each vector goes into the graph of its nearest centroid; a search asks the `probes` nearest
  *   graphs, each exploring at least the partition expansion, for the candidates partitionShares gives them,
- *   and merges their answers.
+ *   and merges their answers. Unless `projectionEnergy` is 0, the split also learns a projection (projection.ts)
+ *   and the graphs hold projected vectors, which the caller's exact re-rank makes harmless to the order.
  * A saved single graph without its seed (built before partitions existed), or `partitions: 1`, stays one graph.
  * The centroids are never relearned: a region that grows just makes a bigger graph.
  */
