@@ -171,6 +171,9 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '5000' } }, /search\.index_expansion_search/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_EXPANSION: '0' } }, /search\.index_partition_expansion/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_EXPANSION: '5000' } }, /search\.index_partition_expansion/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '1.5' } }, /search\.index_projection_energy/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '-0.1' } }, /search\.index_projection_energy/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: 'most' } }, /search\.index_projection_energy/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_TIME_WEIGHT: '-1' } }, /search\.time_weight/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_SCOPED_STATISTICS: 'sometimes' } }, /search\.scoped_statistics/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_BRIDGE_PROBE_MAX_MS: '5' } }, /embedding_worker\.bridge_probe_max_ms/);
