@@ -462,6 +462,19 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(reopened.index.size(), 0);
   });
 
+  test('a meta naming a projection as wide as the vectors is not read, by the index nor by its summary', () => {
+    const dir = freshDir();
+    const first = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED).index;
+    addAll(first, range(1, 2501), wideVectorOf);
+    first.save();
+    const metaFile = join(dir, 'partitions', 'partitions.json');
+    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')) as object, projection: WIDE }));
+    assert.equal(savedIndexSummary(dir), null);
+    const reopened = PartitionedVectorIndex.open(dir, 'm', WIDE, PROJECTED);
+    assert.equal(reopened.loaded, false);
+    assert.equal(reopened.index.size(), 0);
+  });
+
   test('clear deletes the partitions and starts seeding again', () => {
     const dir = freshDir();
     const { index } = PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);

@@ -359,16 +359,14 @@ export interface SavedIndexSummary {
 
 /** The saved index under `dir` (its partitions, else its one graph), or null when nothing readable is saved there. */
 export function savedIndexSummary(dir: string): SavedIndexSummary | null {
-  try {
-    const meta = JSON.parse(readFileSync(join(dir, PARTITIONS_DIR, PARTITIONS_META), 'utf8')) as PartitionsMeta;
-    const graphDimension = meta.projection || meta.dimension;
+  const meta = readPartitionsMeta(dir);
+  if (meta) {
     let vectors = 0;
     for (let c = 0; c < meta.partitions; c += 1) vectors += UsearchVectorIndex.savedGraph(partitionDir(dir, c))?.size ?? 0;
-    return { model: meta.model, vectors, partitions: meta.partitions, dimension: meta.dimension, graphDimension };
-  } catch {
-    const single = UsearchVectorIndex.savedGraph(dir);
-    return single && { model: single.model, vectors: single.size, partitions: 1, dimension: single.dimension, graphDimension: single.dimension };
+    return { model: meta.model, vectors, partitions: meta.partitions, dimension: meta.dimension, graphDimension: meta.projection || meta.dimension };
   }
+  const single = UsearchVectorIndex.savedGraph(dir);
+  return single && { model: single.model, vectors: single.size, partitions: 1, dimension: single.dimension, graphDimension: single.dimension };
 }
 
 /**
@@ -455,11 +453,10 @@ function partitionDir(dir: string, partition: number): string {
 function readPartitions(
   dir: string, model: string, dimension: number,
 ): { meta: PartitionsMeta; centroids: VectorRows; projection: Projection | null } | null {
+  const meta = readPartitionsMeta(dir);
+  if (!meta || meta.model !== model || meta.dimension !== dimension) return null;
+  const projected = meta.projection ?? 0;
   try {
-    const meta = JSON.parse(readFileSync(join(dir, PARTITIONS_DIR, PARTITIONS_META), 'utf8')) as PartitionsMeta;
-    if (meta.model !== model || meta.dimension !== dimension || !Number.isInteger(meta.partitions) || meta.partitions < 1) return null;
-    const projected = meta.projection ?? 0;
-    if (!Number.isInteger(projected) || projected < 0 || projected >= dimension) return null;
     const centroids = readFloats(join(dir, PARTITIONS_DIR, CENTROIDS_FILE), meta.partitions * dimension);
     const components = projected > 0 ? readFloats(join(dir, PARTITIONS_DIR, PROJECTION_FILE), projected * dimension) : null;
     if (!centroids || (projected > 0 && !components)) return null;
@@ -471,6 +468,21 @@ function readPartitions(
   } catch {
     return null;
   }
+}
+
+/** The saved partitions' meta, when there is one and it is well formed (whatever model and dimension it names). */
+function readPartitionsMeta(dir: string): PartitionsMeta | null {
+  let meta: PartitionsMeta;
+  try {
+    meta = JSON.parse(readFileSync(join(dir, PARTITIONS_DIR, PARTITIONS_META), 'utf8')) as PartitionsMeta;
+  } catch {
+    return null;
+  }
+  const projected = meta.projection ?? 0;
+  const wellFormed = typeof meta.model === 'string' && Number.isInteger(meta.dimension) && meta.dimension > 0
+    && Number.isInteger(meta.partitions) && meta.partitions >= 1
+    && Number.isInteger(projected) && projected >= 0 && projected < meta.dimension;
+  return wellFormed ? meta : null;
 }
 
 /** The file's floats when it holds exactly `count` of them. */
