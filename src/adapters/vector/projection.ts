@@ -81,9 +81,8 @@ export function projectRows(projection: Projection, matrix: Float32Array, thread
     { keys: BigUint64Array; distances: Float32Array };
   // The keys are direction numbers below 2^32: their low words (little-endian) are read without a BigInt each.
   const keys = new Uint32Array(found.keys.buffer, found.keys.byteOffset, found.keys.length * 2);
-  for (let i = 0, end = count * to; i < end; i += 1) {
-    const row = Math.floor(i / to);
-    projected[row * to + keys[2 * i]!] = 1 - found.distances[i]!;
+  for (let row = 0; row < count; row += 1) {
+    for (let i = row * to, end = i + to; i < end; i += 1) projected[row * to + keys[2 * i]!] = 1 - found.distances[i]!;
   }
   return projected;
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import usearch from 'usearch';
 import type { ScoredKey } from '../../domain/search.js';
+import { DEFAULT_PROJECTION_TARGET } from './projection.js';
 
 type UsearchIndex = InstanceType<typeof usearch.Index>;
 type ScalarKind = (typeof usearch.ScalarKind)[keyof typeof usearch.ScalarKind];
@@ -81,7 +82,7 @@ export interface HnswParameters {
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
   connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',
-  partitions: 32, probes: 6, projectionEnergy: 0.95,
+  partitions: 32, probes: 6, projectionEnergy: DEFAULT_PROJECTION_TARGET.energyShare,
 };
 
 /**
