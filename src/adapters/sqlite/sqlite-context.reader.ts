@@ -15,6 +15,9 @@ function newestFirst(messages: TimedKey[]): TimedKey[] {
   return messages.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : a.seq - b.seq));
 }
 
+/** A pinned conversation and the time of its newest message, as pinnedNewestFirst reads them. */
+const PINNED_SELECT = 'SELECT c.id, c.last_message_at AS newest FROM conversations c';
+
 export class SqliteContextReader implements ContextReader {
   private readonly statements: StatementCache;
 
@@ -63,18 +66,18 @@ export class SqliteContextReader implements ContextReader {
     if (minImportance > MAX_IMPORTANCE) return;
     if (minImportance < MAX_IMPORTANCE) {
       yield* this.statements.get(`
-        SELECT c.id, c.last_message_at AS newest FROM conversations c
+        ${PINNED_SELECT}
         WHERE c.importance_score >= ? AND ${where.sql}
         ORDER BY c.last_message_at IS NULL DESC, c.last_message_at DESC`)
         .all(minImportance, ...where.params) as Array<{ id: string; newest: string | null }>;
       return;
     }
     yield* this.statements.get(`
-      SELECT c.id, c.last_message_at AS newest FROM conversations c INDEXED BY conversations_importance_newest
+      ${PINNED_SELECT} INDEXED BY conversations_importance_newest
       WHERE c.importance_score = ? AND c.last_message_at IS NULL AND ${where.sql}`)
       .all(MAX_IMPORTANCE, ...where.params) as Array<{ id: string; newest: null }>;
     yield* this.statements.get(`
-      SELECT c.id, c.last_message_at AS newest FROM conversations c INDEXED BY conversations_importance_newest
+      ${PINNED_SELECT} INDEXED BY conversations_importance_newest
       WHERE c.importance_score = ? AND c.last_message_at IS NOT NULL AND ${where.sql}
       ORDER BY c.last_message_at DESC`)
       .iterate(MAX_IMPORTANCE, ...where.params) as IterableIterator<{ id: string; newest: string }>;
