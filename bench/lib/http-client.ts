@@ -34,7 +34,8 @@ export function createHttpClient(baseUrl: string, apiKey: string, maxSockets = 1
           headers['content-type'] = 'application/json';
           headers['content-length'] = Buffer.byteLength(body);
         }
-        const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+        // The retry takes a connection of its own: the pool's other idle sockets may be as stale as the first.
+        const req = httpRequest({ host: '127.0.0.1', port, method, path, agent: retried ? false : agent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
@@ -46,7 +47,8 @@ export function createHttpClient(baseUrl: string, apiKey: string, maxSockets = 1
         req.on('error', (error: NodeJS.ErrnoException) => {
           // A kept-alive socket the server closed while this client was busy elsewhere (loading a million vectors
           // for the exact baselines took ~90 s): the request never reached the server. Node's documented remedy
-          // is to send it again on a new socket, once.
+          // is to send it again on a new socket, once (not the pool's next idle one: six of 300 semantic questions
+          // failed so after that wait, at 1M on a slower machine).
           if (!retried && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
             attempt(true).then(resolve, reject);
             return;

