@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows, type Projection } from './projection.js';
+import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows, subspaceWidths, type Projection } from './projection.js';
 
 /** A deterministic generator of numbers in [-0.5, 0.5). */
 function numbers(seed: number): () => number {
@@ -85,4 +85,30 @@ test('no projection for a spectrum too flat to pay, nor from fewer rows than dim
   const few = rowsIn(directions(4, dimension), 40, dimension, 0);
   assert.equal(learnProjection({ matrix: few, dimension }), null);
   assert.equal(learnProjection({ matrix: new Float32Array(200 * dimension), dimension }), null, 'all zeros');
+});
+
+test('past 256 dimensions the directions are found in narrower subspaces first, with the same outcome', () => {
+  assert.deepEqual(subspaceWidths(768, 384, 32), [256, 416, 768]);
+  assert.deepEqual(subspaceWidths(1536, 768, 32), [256, 800, 1536]);
+  assert.deepEqual(subspaceWidths(96, 48, 32), [96], 'small vectors: the exact decomposition only');
+  const dimension = 512;
+  // Forty directions with weak noise: a subspace of 256 holds them, and what it keeps is what the exact one would.
+  const basis = directions(40, dimension, 17);
+  const sample = rowsIn(basis, 1200, dimension, 0.02, 23);
+  const projection = learnProjection({ matrix: sample, dimension });
+  assert.ok(projection, 'forty directions of 512 are worth a projection');
+  assert.equal(projection.to, 64, 'the fewest multiple of 32 holding the forty');
+  const energy = (rows: Float32Array) => rows.reduce((sum, x) => sum + x * x, 0);
+  assert.ok(energy(projectRows(projection, sample)) >= 0.95 * energy(sample), 'the projection keeps the share asked for');
+  const fresh = rowsIn(basis, 20, dimension, 0, 99);
+  const projected = projectRows(projection, fresh);
+  for (let a = 0; a < 20; a += 1) {
+    for (let b = a; b < 20; b += 1) {
+      const before = dot(row(fresh, a, dimension), row(fresh, b, dimension));
+      const after = dot(row(projected, a, 64), row(projected, b, 64));
+      assert.ok(Math.abs(before - after) < 1e-3 * Math.max(1, Math.abs(before)), `rows ${a} and ${b}: ${before} against ${after}`);
+    }
+  }
+  // Noise in 512 dimensions: the second subspace (288, trusting 256 = the largest share) already says no.
+  assert.equal(learnProjection({ matrix: rowsIn([], 1200, dimension, 1, 29), dimension }), null);
 });

@@ -1,7 +1,5 @@
-import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import usearch from 'usearch';
 import type { VectorRows } from './centroids.js';
-import { ownBuffer } from './own-buffer.js';
+import { allDirections, leadingDirections, OVERSAMPLING, rowProducts, type SymmetricMatrix } from './principal-directions.js';
 
 /**
  * A linear map of vectors onto the directions that hold most of a sample's energy (principal components of the
@@ -41,6 +39,11 @@ export const DEFAULT_PROJECTION_TARGET: ProjectionTarget = { energyShare: 0.95, 
  * The projection onto the fewest directions (a multiple of `target.multiple`) holding `target.energyShare` of the
  * sample's energy; null when that would keep more than `target.largestShareOfDimensions` of them (a spectrum too
  * flat for a projection to pay) or the sample is too small to learn from.
+ *
+ * The directions are looked for in subspaces of growing width (subspaceWidths), each found faster than the exact
+ * decomposition of the whole moment, which for 768 dimensions took 3.8-7 s of the index thread, holding every search
+ * as long; the exact one is the last resort. A subspace settles the question once its trusted directions hold the
+ * energy share, or are already more than the largest share of the dimensions.
  */
 export function learnProjection(sample: VectorRows, target: ProjectionTarget = DEFAULT_PROJECTION_TARGET): Projection | null {
   const { dimension } = sample;
@@ -48,24 +51,41 @@ export function learnProjection(sample: VectorRows, target: ProjectionTarget = D
   const count = rows.length / dimension;
   if (count < dimension) return null;
   const moment = secondMoment(rows, dimension);
-  const decomposition = new EigenvalueDecomposition(moment, { assumeSymmetric: true });
-  // Ascending: the strongest direction is the last.
-  const energies = decomposition.realEigenvalues.map((value) => Math.max(0, value)).reverse();
-  const total = energies.reduce((sum, value) => sum + value, 0);
-  if (total === 0) return null;
-  let kept = 0;
-  let held = 0;
-  while (kept < dimension && held < target.energyShare * total) held += energies[kept++]!;
-  const to = Math.min(dimension, Math.ceil(kept / target.multiple) * target.multiple);
-  if (to > target.largestShareOfDimensions * dimension) return null;
-  const vectors = decomposition.eigenvectorMatrix;
-  const components = new Float32Array(to * dimension);
-  for (let c = 0; c < to; c += 1) {
-    const column = dimension - 1 - c;
-    for (let j = 0; j < dimension; j += 1) components[c * dimension + j] = vectors.get(j, column);
+  let total = 0;
+  for (let i = 0; i < dimension; i += 1) total += moment.values[i * dimension + i]!;
+  if (!(total > 0)) return null;
+  const largest = target.largestShareOfDimensions * dimension;
+  for (const width of subspaceWidths(dimension, largest, target.multiple)) {
+    const exact = width >= dimension;
+    const { energies, vectors } = exact ? allDirections(moment) : leadingDirections(moment, width);
+    const trusted = Math.min(energies.length, exact ? dimension : width - OVERSAMPLING);
+    let kept = 0;
+    let held = 0;
+    while (kept < trusted && held < target.energyShare * total) held += Math.max(0, energies[kept++]!);
+    if (held < target.energyShare * total) {
+      if (trusted >= largest) return null;
+      continue;
+    }
+    const to = Math.min(dimension, Math.ceil(kept / target.multiple) * target.multiple);
+    if (to > largest) return null;
+    // A sample of lower rank than `to` leaves a subspace short of rows: the exact decomposition has them all.
+    if (to > energies.length) continue;
+    return { from: dimension, to, components: vectors.slice(0, to * dimension) };
   }
-  return { from: dimension, to, components };
+  return null;
 }
+
+/**
+ * Widths of the subspaces learnProjection tries, narrowest first: one that holds the builtin engine's 192 directions
+ * (256), one wider than the largest projection allowed, then the whole space (exact); none as wide as the whole
+ * space but the last.
+ */
+export function subspaceWidths(dimension: number, largest: number, multiple: number): number[] {
+  const widths = [FIRST_SUBSPACE_WIDTH, Math.ceil(largest / multiple) * multiple + OVERSAMPLING].filter((width) => width < dimension);
+  return [...new Set([...widths, dimension])];
+}
+/** 192 kept directions + 32 of margin + OVERSAMPLING (docs/performance.md, session 23). */
+const FIRST_SUBSPACE_WIDTH = 256;
 
 /**
  * Each row of `matrix` projected: `to` floats a row. usearch's exact search with the inner-product metric computes
@@ -73,18 +93,7 @@ export function learnProjection(sample: VectorRows, target: ProjectionTarget = D
  * against 360 µs in a JavaScript loop); asked for all `to` matches, it returns them best first, with distance 1 - product.
  */
 export function projectRows(projection: Projection, matrix: Float32Array, threads = 1): Float32Array {
-  const { from, to } = projection;
-  const count = matrix.length / from;
-  const projected = new Float32Array(count * to);
-  if (count === 0) return projected;
-  const found = usearch.exactSearch(ownBuffer(projection.components), ownBuffer(matrix), from, to, usearch.MetricKind.IP, threads) as
-    { keys: BigUint64Array; distances: Float32Array };
-  // The keys are direction numbers below 2^32: their low words (little-endian) are read without a BigInt each.
-  const keys = new Uint32Array(found.keys.buffer, found.keys.byteOffset, found.keys.length * 2);
-  for (let row = 0; row < count; row += 1) {
-    for (let i = row * to, end = i + to; i < end; i += 1) projected[row * to + keys[2 * i]!] = 1 - found.distances[i]!;
-  }
-  return projected;
+  return rowProducts(matrix, projection.components, projection.from, threads);
 }
 
 /** At most `limit` rows of the sample, spread evenly through it. */
@@ -101,22 +110,16 @@ function evenRows(sample: VectorRows, limit: number): Float32Array {
 }
 
 /**
- * S^T S / n for the n rows S, computed as usearch's inner products of the sample's columns with each other (the
- * columns as vectors of n floats); about 0.25 rather than 1.5 s for 4,096 rows of 768 in JavaScript. The
- * eigendecomposition that follows is most of learning a projection: about 3.8 s for 768 dimensions, once a store.
+ * S^T S / n for the n rows S: the products of the sample's columns with each other (the columns as vectors of n
+ * floats), computed natively; about 0.25 rather than 1.5 s for 4,096 rows of 768 in JavaScript.
  */
-function secondMoment(rows: Float32Array, dimension: number): Matrix {
+function secondMoment(rows: Float32Array, dimension: number): SymmetricMatrix {
   const count = rows.length / dimension;
   const columns = new Float32Array(rows.length);
   for (let r = 0; r < count; r += 1) {
     for (let j = 0; j < dimension; j += 1) columns[j * count + r] = rows[r * dimension + j]!;
   }
-  const found = usearch.exactSearch(columns, columns, count, dimension, usearch.MetricKind.IP, 0) as
-    { keys: BigUint64Array; distances: Float32Array };
-  const keys = new Uint32Array(found.keys.buffer, found.keys.byteOffset, found.keys.length * 2);
-  const moment = new Matrix(dimension, dimension);
-  for (let i = 0; i < dimension * dimension; i += 1) {
-    moment.set(Math.floor(i / dimension), keys[2 * i]!, (1 - found.distances[i]!) / count);
-  }
-  return moment;
+  const values = rowProducts(columns, columns, count, 0);
+  for (let i = 0; i < values.length; i += 1) values[i]! /= count;
+  return { size: dimension, values };
 }
