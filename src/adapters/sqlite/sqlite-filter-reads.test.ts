@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ScoredKey } from '../../domain/search.js';
 import { openSqliteDatabase } from './sqlite-database.js';
-import { filterReadsOn, SqliteFilterReadThread, type FilterReads } from './sqlite-filter-reads.js';
+import { filterReadsOn, SqliteFilterReadThread, warmUpForLargeIndex, type FilterReads } from './sqlite-filter-reads.js';
 
 const DIMENSION = 8;
 const MESSAGES = 300;
@@ -154,5 +154,38 @@ test('once closed, reads stay on the request thread and start no thread', async 
     await thread.sample({ folder: '/work' }, 8, DIMENSION);
     assert.equal(counted.count(), before + 2, `started before close: ${started}`);
     assert.equal(await thread.warmUp(), false, 'no thread is started after close');
+  }
+});
+
+test('the thread starts once a loaded index holds more vectors than an exact scan may read, not for a smaller one', async () => {
+  const warmUps: number[] = [];
+  const thread = { warmUp: async () => { warmUps.push(1); return true; } };
+  const index = (size: number, loaded: Promise<unknown> = Promise.resolve(true)) => ({ loaded, size: () => size });
+  assert.equal(await warmUpForLargeIndex(index(4001), thread, 4000), true);
+  assert.equal(warmUps.length, 1);
+  assert.equal(await warmUpForLargeIndex(index(4000), thread, 4000), false, 'a store an exact scan covers waits for its first search');
+  assert.equal(await warmUpForLargeIndex(index(1_000_000, Promise.reject(new Error('no graph'))), thread, 4000), false);
+  assert.equal(warmUps.length, 1);
+  // Its size is read once loaded, not before: a saved graph of a million vectors reports 0 until then.
+  let size = 0;
+  let load!: () => void;
+  const loading = { loaded: new Promise<void>((resolve) => { load = resolve; }), size: () => size };
+  const started = warmUpForLargeIndex(loading, thread, 4000);
+  size = 1_000_000;
+  load();
+  assert.equal(await started, true);
+  assert.equal(warmUps.length, 2);
+});
+
+test('a store larger than an exact scan starts the filter-read thread when its index loads', async () => {
+  const thread = new SqliteFilterReadThread(file, filterReadsOn(db));
+  try {
+    assert.equal(await warmUpForLargeIndex({ loaded: Promise.resolve(true), size: () => MESSAGES }, thread, 100), true,
+      'the real thread opened its connection');
+    // Reads now go to the thread and agree with the same read here.
+    const here = await filterReadsOn(db).scan(QUERY, { folder: '/work' }, 1000, 10);
+    assert.deepEqual((await thread.scan(QUERY, { folder: '/work' }, 1000, 10)).map((hit) => hit.key), here.map((hit) => hit.key));
+  } finally {
+    await thread.close();
   }
 });

@@ -28,6 +28,24 @@ export type FilterReadReply =
   | { id: number; ok: true; value: ScoredKey[] | Float32Array | null }
   | { id: number; ok: false; error: string };
 
+/**
+ * Starts the filter-read thread once a loaded index holds more vectors than an exact scan may read (`exactScanLimit`,
+ * search.exact_max_candidates): a store that large answers its filtered searches with scans and samples that cost tens
+ * of milliseconds, and until the thread has started (about 1.5 s under tsx) they run on the request thread, the last
+ * one-time stall after a start that a profile of the scale bench showed (docs/performance.md, session 23). A smaller
+ * store starts it at its first filtered search, as before: its reads are cheap, and most never need the thread.
+ */
+export async function warmUpForLargeIndex(
+  index: { loaded: Promise<unknown>; size(): number }, thread: { warmUp(): Promise<boolean> }, exactScanLimit: number,
+): Promise<boolean> {
+  try {
+    await index.loaded;
+  } catch {
+    return false;
+  }
+  return index.size() > exactScanLimit ? thread.warmUp() : false;
+}
+
 /** The reads on the calling thread's connection. */
 export function filterReadsOn(db: Database): FilterReads {
   const statements = new StatementCache(db);
@@ -45,8 +63,8 @@ export function filterReadsOn(db: Database): FilterReads {
  * On the request thread either held every other request as long, and back-to-back filtered questions raised the
  * event-loop delay until admission control shed them as overload.
  *
- * The thread starts on the first read, not with the service: starting one more thread slowed the start-up of
- * a 100,000-message store by ~1.5 s (under tsx) though most stores' first filtered search comes much later.
+ * The thread starts on the first read, or once a large store's index has loaded (warmUpForLargeIndex), not with the
+ * service: starting one more thread slowed the start-up of a 100,000-message store by ~1.5 s (under tsx).
  * Until it has opened its connection, and for good should it fail, reads run on the request thread (`fallback`).
  */
 export class SqliteFilterReadThread implements FilterReads {

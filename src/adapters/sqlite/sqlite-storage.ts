@@ -13,10 +13,10 @@ import { SqliteMessageActivityReader } from './sqlite-message-activity.reader.js
 import { SqliteMessageSearch } from './sqlite-message-search.js';
 import { SqlitePruningReader } from './sqlite-pruning.reader.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
-import { SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
+import { EXACT_SEARCH_MAX_CANDIDATES, SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
-import { filterReadsOn, SqliteFilterReadThread } from './sqlite-filter-reads.js';
+import { filterReadsOn, SqliteFilterReadThread, warmUpForLargeIndex } from './sqlite-filter-reads.js';
 
 export const DATABASE_FILE = 'memsvc.db';
 export const VECTOR_INDEX_DIR = 'vectors';
@@ -58,6 +58,7 @@ export function openSqliteStorage(
         onInsertFailure: (error) => options.log?.error({ err: error },
           'vectors could not go into the graph; they stay stored, and the next start adds them'),
       });
+      void warmUpForLargeIndex(index, filterReads, options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES);
       return { index, loaded: index.loaded };
     },
     vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, { ...options, reads: filterReads }),
