@@ -31,6 +31,20 @@ function directions(count: number, dimension: number, seed = 3): Float32Array[] 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 const row = (matrix: Float32Array, r: number, dimension: number) => matrix.subarray(r * dimension, (r + 1) * dimension);
 
+/** Rows in the projection's subspace keep their products (hence cosines) through it. */
+function assertProductsKept(projection: Projection, rows: Float32Array): void {
+  const { from, to } = projection;
+  const projected = projectRows(projection, rows);
+  const count = rows.length / from;
+  for (let a = 0; a < count; a += 1) {
+    for (let b = a; b < count; b += 1) {
+      const before = dot(row(rows, a, from), row(rows, b, from));
+      const after = dot(row(projected, a, to), row(projected, b, to));
+      assert.ok(Math.abs(before - after) < 1e-3 * Math.max(1, Math.abs(before)), `rows ${a} and ${b}: ${before} against ${after}`);
+    }
+  }
+}
+
 test('projectRows gives each row\'s product with every direction, in the directions\' order', () => {
   const from = 24;
   const components = rowsIn(directions(24, from), 5, from, 1, 11);
@@ -55,14 +69,7 @@ test('vectors that lie in a few directions are projected onto as few as the targ
   assert.equal(projection.to, 32, 'the fewest multiple of 32 holding the ten');
   // In the sample's subspace the projection loses nothing: products (hence cosines) are kept.
   const fresh = rowsIn(directions(10, dimension), 20, dimension, 0, 99);
-  const projected = projectRows(projection, fresh);
-  for (let a = 0; a < 20; a += 1) {
-    for (let b = a; b < 20; b += 1) {
-      const before = dot(row(fresh, a, dimension), row(fresh, b, dimension));
-      const after = dot(row(projected, a, 32), row(projected, b, 32));
-      assert.ok(Math.abs(before - after) < 1e-3 * Math.max(1, Math.abs(before)), `rows ${a} and ${b}: ${before} against ${after}`);
-    }
-  }
+  assertProductsKept(projection, fresh);
 });
 
 test('the kept directions hold the target share of the energy, strongest first', () => {
@@ -101,14 +108,7 @@ test('past 256 dimensions the directions are found in narrower subspaces first, 
   const energy = (rows: Float32Array) => rows.reduce((sum, x) => sum + x * x, 0);
   assert.ok(energy(projectRows(projection, sample)) >= 0.95 * energy(sample), 'the projection keeps the share asked for');
   const fresh = rowsIn(basis, 20, dimension, 0, 99);
-  const projected = projectRows(projection, fresh);
-  for (let a = 0; a < 20; a += 1) {
-    for (let b = a; b < 20; b += 1) {
-      const before = dot(row(fresh, a, dimension), row(fresh, b, dimension));
-      const after = dot(row(projected, a, 64), row(projected, b, 64));
-      assert.ok(Math.abs(before - after) < 1e-3 * Math.max(1, Math.abs(before)), `rows ${a} and ${b}: ${before} against ${after}`);
-    }
-  }
+  assertProductsKept(projection, fresh);
   // Noise in 512 dimensions: the second subspace (288, trusting 256 = the largest share) already says no.
   assert.equal(learnProjection({ matrix: rowsIn([], 1200, dimension, 1, 29), dimension }), null);
 });
