@@ -53,11 +53,11 @@ export function leadingDirections(matrix: SymmetricMatrix, width: number, seed =
   const rank = basis.length / size;
   // The matrix seen from the subspace: entry (i, j) = basis_i . (matrix basis_j), symmetrised against rounding.
   const seen = rowProducts(times(matrix, basis), basis, size);
-  const small = new Matrix(rank, rank);
+  const small = new Float32Array(rank * rank);
   for (let i = 0; i < rank; i += 1) {
-    for (let j = 0; j < rank; j += 1) small.set(i, j, (seen[i * rank + j]! + seen[j * rank + i]!) / 2);
+    for (let j = 0; j < rank; j += 1) small[i * rank + j] = (seen[i * rank + j]! + seen[j * rank + i]!) / 2;
   }
-  const inside = allDirections({ size: rank, values: Float32Array.from(small.to1DArray()) });
+  const inside = allDirections({ size: rank, values: small });
   // Back in the full space: each direction is its coordinates' mix of the basis rows.
   const vectors = new Float32Array(rank * size);
   for (let c = 0; c < rank; c += 1) {
