@@ -2,6 +2,7 @@ import { copyFileSync, chmodSync, existsSync, renameSync, rmSync } from 'node:fs
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config/config.schema.js';
 import { MIGRATIONS } from '../../adapters/sqlite/sqlite-migrations.js';
+import { VECTOR_INDEX_DIR } from '../../adapters/sqlite/sqlite-storage.js';
 import { CliError } from '../cli-errors.js';
 import { openStoreReadOnly, sqliteStoreFile, storeInUse } from '../sqlite-store-file.js';
 
@@ -35,7 +36,7 @@ export function restore(config: Config, backupFile: string, now = new Date()): s
   copyFileSync(source, `${target}.restoring`);
   chmodSync(`${target}.restoring`, 0o600);
   renameSync(`${target}.restoring`, target);
-  rmSync(join(config.server.data_dir, 'vectors'), { recursive: true, force: true });
+  rmSync(join(config.server.data_dir, VECTOR_INDEX_DIR), { recursive: true, force: true });
   return `restored ${conversations} conversations (schema ${schemaVersion}) into ${target}` +
     (kept ? `; the previous store is kept as ${kept}` : '') + '; schema migrations and the vector index are brought up to date at the next start';
 }
