@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allDirections, leadingDirections, rowProducts, type SymmetricMatrix } from './principal-directions.js';
+import { allDirections, leadingDirections, type SymmetricMatrix } from './principal-directions.js';
 
 /** sum_k energies[k] v_k v_k^T for orthonormal v_k (Gram-Schmidt of seeded random rows): its eigenpairs are known. */
 function matrixWith(energies: number[], size: number): { matrix: SymmetricMatrix; vectors: Float64Array[] } {
@@ -23,12 +23,6 @@ function matrixWith(energies: number[], size: number): { matrix: SymmetricMatrix
 
 const along = (vectors: Float32Array, c: number, size: number, v: Float64Array) =>
   vectors.subarray(c * size, (c + 1) * size).reduce((s, x, j) => s + x * v[j]!, 0);
-
-test('rowProducts gives every row times every other row, in order', () => {
-  const rows = Float32Array.from([1, 2, 0, 0, 1, 3]);
-  const by = Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1]);
-  assert.deepEqual([...rowProducts(rows, by, 3)], [1, 2, 0, 3, 0, 1, 3, 4]);
-});
 
 test('allDirections finds every eigenpair, strongest first', () => {
   const size = 40;

@@ -1,6 +1,5 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import usearch from 'usearch';
-import { ownBuffer } from './own-buffer.js';
+import { rowProducts } from './row-products.js';
 
 /** A symmetric n x n matrix (a sample's second moment), row after row. */
 export interface SymmetricMatrix {
@@ -87,28 +86,8 @@ function times(matrix: SymmetricMatrix, rows: Float32Array): Float32Array {
 }
 
 /**
- * Each row of `rows` times each row of `by` (both `width` floats a row): rows x by-rows products, computed natively
- * by usearch's exact search with the inner-product metric (asked for every match, it returns them best first, as
- * 1 - product).
- */
-export function rowProducts(rows: Float32Array, by: Float32Array, width: number, threads = 1): Float32Array {
-  const count = rows.length / width;
-  const columns = by.length / width;
-  const products = new Float32Array(count * columns);
-  if (count === 0 || columns === 0) return products;
-  const found = usearch.exactSearch(ownBuffer(by), ownBuffer(rows), width, columns, usearch.MetricKind.IP, threads) as
-    { keys: BigUint64Array; distances: Float32Array };
-  // The keys are row numbers below 2^32: their low words (little-endian) are read without a BigInt each.
-  const keys = new Uint32Array(found.keys.buffer, found.keys.byteOffset, found.keys.length * 2);
-  for (let row = 0; row < count; row += 1) {
-    for (let i = row * columns, end = i + columns; i < end; i += 1) products[row * columns + keys[2 * i]!] = 1 - found.distances[i]!;
-  }
-  return products;
-}
-
-/**
  * The rows made orthonormal (modified Gram-Schmidt in doubles; a second pass over each row changed neither the
- * energy kept nor the recall below, at 25% more time); a row that the rows before it already span is dropped, so a
+ * energy kept nor the projected recall, at 25% more time; docs/performance.md, session 23); a row that the rows before it already span is dropped, so a
  * matrix of low rank gives fewer rows.
  */
 function orthonormalRows(rows: Float32Array, width: number): Float32Array {

@@ -1,5 +1,6 @@
 import type { VectorRows } from './centroids.js';
-import { allDirections, leadingDirections, OVERSAMPLING, rowProducts, type SymmetricMatrix } from './principal-directions.js';
+import { allDirections, leadingDirections, OVERSAMPLING, type SymmetricMatrix } from './principal-directions.js';
+import { rowProducts } from './row-products.js';
 
 /**
  * A linear map of vectors onto the directions that hold most of a sample's energy (principal components of the
@@ -87,11 +88,7 @@ export function subspaceWidths(dimension: number, largest: number, multiple: num
 /** 192 kept directions + 32 of margin + OVERSAMPLING (docs/performance.md, session 23). */
 const FIRST_SUBSPACE_WIDTH = 256;
 
-/**
- * Each row of `matrix` projected: `to` floats a row. usearch's exact search with the inner-product metric computes
- * every row's product with every direction natively (35-38 µs a 768-float row onto 192 directions on one thread,
- * against 360 µs in a JavaScript loop); asked for all `to` matches, it returns them best first, with distance 1 - product.
- */
+/** Each row of `matrix` projected: its products with the `to` directions, `to` floats a row (natively: rowProducts). */
 export function projectRows(projection: Projection, matrix: Float32Array, threads = 1): Float32Array {
   return rowProducts(matrix, projection.components, projection.from, threads);
 }
