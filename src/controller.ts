@@ -25,7 +25,7 @@ import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
 import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
-import { namedPeriods } from './ranking/time-mention.js';
+import { warmUpDateParsing } from './ranking/time-mention.js';
 import { contextRoutes } from './features/context/context.routes.js';
 import { VectorIndexHolder } from './vector-index/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
@@ -118,11 +118,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onMessagesStored: () => worker.wake(),
     onConversationDeleted: removeFromIndex, accesses,
   });
-  // chrono-node's first parses cost up to half a second: pay it at start-up, not on the first question that names a
-  // date. Twice: V8 interprets a regular expression's first run and compiles it on the second, and that second
-  // parse is the dear one (40-50 ms, then 170-300 ms; one parse here had left ~220-350 ms of event-loop stall to the
-  // first dated question, which admission control can read as overload).
-  for (let parse = 0; parse < 2; parse += 1) namedPeriods('what happened on 3 May 2023 and last week', clock.now());
+  // Before listening, not on the first question that names a date (see warmUpDateParsing).
+  warmUpDateParsing(clock.now());
   const search = new SearchService({
     queries: queryEmbedder(config, provider, options.modelCacheDir ?? modelCacheDir(config.server.data_dir), log),
     holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
