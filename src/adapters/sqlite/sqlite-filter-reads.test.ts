@@ -182,7 +182,7 @@ test('a store larger than an exact scan starts the filter-read thread when its i
   try {
     assert.equal(await warmUpForLargeIndex({ loaded: Promise.resolve(true), size: () => MESSAGES }, thread, 100), true,
       'the real thread opened its connection');
-    // Reads now go to the thread and agree with the same read here.
+    // The started thread answers as the request thread would.
     const here = await filterReadsOn(db).scan(QUERY, { folder: '/work' }, 1000, 10);
     assert.deepEqual((await thread.scan(QUERY, { folder: '/work' }, 1000, 10)).map((hit) => hit.key), here.map((hit) => hit.key));
   } finally {

@@ -41,6 +41,7 @@ export function openSqliteStorage(
   const checkpointer = SqliteCheckpointer.start(file, { synchronous: options.synchronous }, (error) => options.log?.warn(
     { error }, 'the checkpoint thread could not open the database; the writer checkpoints instead'));
   const filterReads = new SqliteFilterReadThread(file, filterReadsOn(db));
+  const exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   const conversations = new SqliteConversationStore(db, file);
   return {
     driver: 'sqlite',
@@ -58,10 +59,10 @@ export function openSqliteStorage(
         onInsertFailure: (error) => options.log?.error({ err: error },
           'vectors could not go into the graph; they stay stored, and the next start adds them'),
       });
-      void warmUpForLargeIndex(index, filterReads, options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES);
+      void warmUpForLargeIndex(index, filterReads, exactMaxCandidates);
       return { index, loaded: index.loaded };
     },
-    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, { ...options, reads: filterReads }),
+    vectorSearch: (localIndex) => new SqliteVectorSearch(db, localIndex, { ...options, exactMaxCandidates, reads: filterReads }),
     close: async () => {
       await writer.close();
       await checkpointer.close();
