@@ -10,7 +10,7 @@ import type {
   ImportOutcome,
 } from '../../ports/conversation-archive.js';
 import { archivePageWhere } from '../sql/filter-sql.js';
-import { indexAppendedMessages } from './sqlite-fts-index.js';
+import { indexNewConversation } from './sqlite-fts-index.js';
 import { toConversation, type ConversationRow } from '../sql/rows.js';
 import { atomically } from './atomically.js';
 import { StatementCache } from './sqlite-statements.js';
@@ -56,12 +56,13 @@ export class SqliteConversationArchive implements ConversationArchive {
         }
         insertConversation.run(id, c.label, c.folder, c.status, c.importanceScore, c.wordCount, c.messages.length,
           c.sessionCount, c.createdAt, c.updatedAt, c.lastMessageAt, c.lastAccessedAt);
-        c.messages.forEach((m, position) => {
+        const stored = c.messages.map((m, position) => {
           const messageId = m.id !== null && messageIdTaken.get(m.id) === undefined ? m.id : newMessageId();
-          insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
+          const { lastInsertRowid } = insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
             m.metadata === null ? null : JSON.stringify(m.metadata));
+          return { seq: Number(lastInsertRowid), content: m.content };
         });
-        indexAppendedMessages(this.statements, id, 0);
+        indexNewConversation(this.statements, stored);
         outcome.imported += 1;
         outcome.messages += c.messages.length;
       }

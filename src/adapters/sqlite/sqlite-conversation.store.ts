@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
-import { planAppend } from '../../domain/append-plan.js';
+import { EMPTY_CONVERSATION, planAppend, type PlannedMessage } from '../../domain/append-plan.js';
 import { newMessageId } from '../../domain/ids.js';
 import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
 import { messagesInState } from './sqlite-embedding.queue.js';
 import { StatementCache } from './sqlite-statements.js';
-import { indexAppendedMessages } from './sqlite-fts-index.js';
+import { indexAppendedMessages, indexNewConversation, type IndexedText } from './sqlite-fts-index.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
 import type {
   AppendPolicy,
@@ -39,14 +39,27 @@ export class SqliteConversationStore implements ConversationStore {
     this.statements = new StatementCache(db);
   }
 
+  /**
+   * A new conversation's counters are known before it is stored (it starts empty): its row goes in once, with them,
+   * and is answered from what was stored rather than read back.
+   */
   async create(input: NewConversation, policy: AppendPolicy): Promise<Conversation> {
+    const { messages, counters } = planAppend(EMPTY_CONVERSATION, input.messages, input.now, policy);
+    const row: ConversationRow = {
+      id: input.id, label: input.label, folder: input.folder, status: 'active', importance_score: input.importanceScore,
+      word_count: counters.wordCount, message_count: counters.messageCount, session_count: counters.sessionCount,
+      created_at: input.now, updated_at: input.now, last_message_at: counters.lastMessageAt, last_accessed_at: input.now,
+    };
     atomically(this.db, () => {
-      this.stmt(`INSERT INTO conversations (id, label, folder, importance_score, created_at, updated_at, last_accessed_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)`).run(input.id, input.label, input.folder, input.importanceScore,
-        input.now, input.now, input.now);
-      this.appendInTransaction(input.id, input.messages, input.now, policy);
+      this.stmt(`INSERT INTO conversations (id, label, folder, status, importance_score, word_count, message_count,
+          session_count, created_at, updated_at, last_message_at, last_accessed_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(row.id, row.label, row.folder, row.status, row.importance_score,
+        row.word_count, row.message_count, row.session_count, row.created_at, row.updated_at, row.last_message_at,
+        row.last_accessed_at);
+      const stored = this.insertPlanned(input.id, messages);
+      indexNewConversation(this.statements, stored);
     });
-    return (await this.get(input.id))!;
+    return toConversation(row);
   }
 
   async get(id: string): Promise<Conversation | null> {
@@ -163,14 +176,7 @@ export class SqliteConversationStore implements ConversationStore {
     const plan = planAppend({
       messageCount: row.message_count, wordCount: row.word_count, sessionCount: row.session_count, lastMessageAt: row.last_message_at,
     }, inputs, now, policy);
-    const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    const messages = plan.messages.map((planned): Message => {
-      const message: Message = { id: newMessageId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' };
-      insert.run(message.id, id, message.position, message.role, message.content, message.timestamp,
-        message.metadata === null ? null : JSON.stringify(message.metadata));
-      return message;
-    });
+    const messages = this.insertPlanned(id, plan.messages).map(({ message }) => message);
     if (inputs.length > 0) {
       indexAppendedMessages(this.statements, id, row.message_count);
       const { counters } = plan;
@@ -179,6 +185,18 @@ export class SqliteConversationStore implements ConversationStore {
         .run(counters.messageCount, counters.wordCount, counters.sessionCount, counters.lastMessageAt, now, id);
     }
     return messages;
+  }
+
+  /** Inserts planned messages (in a transaction); each with its key, for the full-text index. */
+  private insertPlanned(id: string, planned: readonly PlannedMessage[]): Array<IndexedText & { message: Message }> {
+    const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    return planned.map((plannedMessage) => {
+      const message: Message = { id: newMessageId(), conversationId: id, ...plannedMessage, embeddingId: null, embeddingStatus: 'pending' };
+      const { lastInsertRowid } = insert.run(message.id, id, message.position, message.role, message.content, message.timestamp,
+        message.metadata === null ? null : JSON.stringify(message.metadata));
+      return { seq: Number(lastInsertRowid), content: message.content, message };
+    });
   }
 
   private storageBytes(): number {

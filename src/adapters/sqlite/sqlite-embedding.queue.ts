@@ -48,15 +48,15 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
-    const insert = this.statements.get(`INSERT OR REPLACE INTO message_vectors (message_seq, model, vector)
-      SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE seq = ?)`);
+    // Marked done first: a message deleted meanwhile changes no row, and gets no vector.
     const markDone = this.statements.get(`UPDATE messages
       SET embedding_status = 'done', embedding_id = ?, embedding_error = NULL WHERE seq = ?`);
+    const insert = this.statements.get('INSERT OR REPLACE INTO message_vectors (message_seq, model, vector) VALUES (?, ?, ?)');
     return atomically(this.db, () => {
       const stored: number[] = [];
       for (const { key, vector } of items) {
-        if (insert.run(key, model, vectorToBlob(vector), key).changes === 0) continue;
-        markDone.run(String(key), key);
+        if (markDone.run(String(key), key).changes === 0) continue;
+        insert.run(key, model, vectorToBlob(vector));
         stored.push(key);
       }
       return stored;
