@@ -57,6 +57,7 @@ function countedHere(): { reads: FilterReads; count: () => number } {
     reads: {
       scan: (...args) => { count += 1; return here.scan(...args); },
       sample: (...args) => { count += 1; return here.sample(...args); },
+      rerank: (...args) => { count += 1; return here.rerank(...args); },
     },
     count: () => count,
   };
@@ -64,6 +65,7 @@ function countedHere(): { reads: FilterReads; count: () => number } {
 const refusing: FilterReads = {
   scan: () => Promise.reject(new Error('the thread should answer')),
   sample: () => Promise.reject(new Error('the thread should answer')),
+  rerank: () => Promise.reject(new Error('the thread should answer')),
 };
 
 test('the filter-read thread ranks exactly as a scan on the request thread, under every filter', async () => {
@@ -102,6 +104,29 @@ test('the filter-read thread reads the same sample of a filter\'s matches as the
       assert.deepEqual([...actual], [...expected], JSON.stringify(filter));
     }
     assert.equal((await thread.sample({ folder: '/work' }, 16, DIMENSION)).length, 16 * DIMENSION, 'sixteen rows');
+  } finally {
+    await thread.close();
+  }
+});
+
+test('the filter-read thread re-ranks candidates exactly as the request thread, and drops keys without a vector', async () => {
+  const here = filterReadsOn(db).rerank;
+  const thread = new SqliteFilterReadThread(file, refusing);
+  try {
+    assert.equal(await thread.warmUp(), true);
+    const candidates = [250, 7, 131, 42, 299, 1, 88, 160, 3, 77, 204, 15];
+    for (const depth of [1, 5, candidates.length]) {
+      const expected = await here(QUERY, candidates, depth);
+      const actual = await thread.rerank(QUERY, candidates, depth);
+      assert.equal(actual.length, depth);
+      assert.deepEqual(actual, expected, `depth ${depth}`);
+    }
+    // The exact order: every candidate's product with the query, best first.
+    const dot = (key: number) => vectorOf(key).reduce((sum, value, d) => sum + value * QUERY[d]!, 0);
+    const byProduct = [...candidates].sort((a, b) => dot(b) - dot(a) || a - b);
+    assert.deepEqual(keysOf(await thread.rerank(QUERY, candidates, candidates.length)), byProduct);
+    // A key whose message (and vector) is gone is not ranked.
+    assert.deepEqual(keysOf(await thread.rerank(QUERY, [5, 100_000, 6], 3)).sort((a, b) => a - b), [5, 6]);
   } finally {
     await thread.close();
   }

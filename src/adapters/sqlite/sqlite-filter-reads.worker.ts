@@ -27,6 +27,7 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
   }
   if (!reads) throw new Error('the filter-read thread has no open database');
   if (request.op === 'scan') return reads.scan(request.query, request.filter, request.limit, request.depth);
+  if (request.op === 'rerank') return reads.rerank(request.query, request.keys, request.depth);
   return reads.sample(request.filter, request.count, request.dimension);
 }
 

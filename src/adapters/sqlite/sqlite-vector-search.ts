@@ -1,5 +1,4 @@
 import type { Database } from 'better-sqlite3';
-import { exactTopK } from '../../domain/exact-search.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
@@ -8,14 +7,14 @@ import { admittedKeys } from './sqlite-admitted-keys.js';
 import { filterReadsOn, type FilterReads } from './sqlite-filter-reads.js';
 import { StatementCache } from './sqlite-statements.js';
 import { FilterSampleCache } from './filter-sample-cache.js';
-import { storedVectors } from './sqlite-stored-vectors.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /**
  * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. At 1,070,000
  * vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000) against 68.7 ms through
- * the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds 4000,16000`). The scan runs
- * on a thread of its own (sqlite-filter-reads.ts), the graph path on the index thread.
+ * the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds 4000,16000`). The scan, and the
+ * re-rank of the graph's candidates, run on a thread of their own (sqlite-filter-reads.ts); the graph search on the
+ * index thread.
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 /** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
@@ -81,7 +80,7 @@ export class SqliteVectorSearch implements VectorSearch {
     const size = index.size();
     if (!hasFilter(filter)) {
       const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
-      return exactTopK(vector, storedVectors(this.statements, keys, vector.length), depth);
+      return this.reads.rerank(vector, keys, depth);
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
@@ -108,7 +107,7 @@ export class SqliteVectorSearch implements VectorSearch {
       admitted = [...admitted, ...wider.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
     }
     const reranked = admitted.slice(0, Math.max(depth * RERANK_FACTOR, MIN_RERANKED)).map((item) => item.key);
-    return exactTopK(vector, storedVectors(this.statements, reranked, vector.length), depth);
+    return this.reads.rerank(vector, reranked, depth);
   }
 }
 

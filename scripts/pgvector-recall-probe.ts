@@ -1,0 +1,73 @@
+/**
+ * pgvector HNSW recall@10 against an exact scan, by build parameters and ef_search, on real PostgreSQL (PGlite:
+ * PostgreSQL 18 + pgvector 0.8 in WASM, one thread, in this process). The vectors are a scale-bench store's stored
+ * vectors (the builtin engine's, of the bench corpus); the questions are the scale bench's recall questions, embedded
+ * by a bench bridge. The postgres driver asks the index for the search depth (100 for a 10-result question).
+ *
+ *   npx tsx scripts/pgvector-recall-probe.ts --store <scale bench data dir>/scale --vectors 20000 \
+ *     --builds 16:64,24:128 --ef 100,200,400 --limit 100
+ */
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { startBenchBridge } from '../bench/lib/bridge.js';
+import { recallQuestions } from '../bench/lib/search-queries.js';
+import { API_KEY } from '../bench/scale.bench.js';
+import { option } from './lib/probe-options.js';
+
+const store = option('store', '');
+const count = Number(option('vectors', '20000'));
+const builds = option('builds', '16:64,24:128').split(',').map((build) => build.split(':').map(Number) as [number, number]);
+const efs = option('ef', '100,200,400').split(',').map(Number);
+const limit = Number(option('limit', '100'));
+const questions = Number(option('questions', '100'));
+if (!store) throw new Error('--store <scale bench data dir>/scale is required');
+
+const text = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
+const sqlite = new BetterSqlite3(join(store, 'store', 'memsvc.db'), { readonly: true });
+const rows = sqlite.prepare('SELECT message_seq AS key, vector FROM message_vectors ORDER BY message_seq LIMIT ?').all(count) as
+  Array<{ key: number; vector: Buffer }>;
+sqlite.close();
+const dimension = rows[0]!.vector.byteLength / 4;
+const bridge = await startBenchBridge(join(store, 'bridge'), API_KEY);
+const queries = await bridge.embed(recallQuestions(questions));
+await bridge.close();
+
+const db = await PGlite.create({ extensions: { vector } });
+await db.exec(`CREATE EXTENSION vector; CREATE TABLE v (key bigint PRIMARY KEY, embedding vector(${dimension}))`);
+let started = performance.now();
+for (let i = 0; i < rows.length; i += 500) {
+  const chunk = rows.slice(i, i + 500);
+  await db.query('INSERT INTO v SELECT key, embedding::vector FROM unnest($1::bigint[], $2::text[]) AS r (key, embedding)',
+    [chunk.map((row) => row.key), chunk.map((row) => text(new Float32Array(new Uint8Array(row.vector).buffer)))]);
+}
+console.log(`${rows.length} vectors of ${dimension} loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const truths: Array<Set<number>> = [];
+for (const query of queries) {
+  const exact = await db.query<{ key: number }>('SELECT key FROM v ORDER BY (embedding <=> $1::vector) + 0 LIMIT 10', [text(query)]);
+  truths.push(new Set(exact.rows.map((row) => Number(row.key))));
+}
+
+for (const [m, efConstruction] of builds) {
+  await db.exec('DROP INDEX IF EXISTS v_hnsw');
+  started = performance.now();
+  await db.exec(`CREATE INDEX v_hnsw ON v USING hnsw (embedding vector_cosine_ops) WITH (m = ${m}, ef_construction = ${efConstruction})`);
+  const buildS = (performance.now() - started) / 1000;
+  for (const ef of efs) {
+    await db.exec(`SET hnsw.ef_search = ${ef}`);
+    let found = 0;
+    const times: number[] = [];
+    for (let q = 0; q < queries.length; q += 1) {
+      const t0 = performance.now();
+      const result = await db.query<{ key: number }>('SELECT key FROM v ORDER BY embedding <=> $1::vector LIMIT $2', [text(queries[q]!), limit]);
+      times.push(performance.now() - t0);
+      found += result.rows.slice(0, 10).filter((row) => truths[q]!.has(Number(row.key))).length;
+    }
+    times.sort((a, b) => a - b);
+    console.log(`m ${m}, ef_construction ${efConstruction} (built in ${buildS.toFixed(1)} s), ef_search ${ef}, limit ${limit}: ` +
+      `recall@10 ${(found / (10 * queries.length)).toFixed(3)}, p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms`);
+  }
+}
+await db.close();

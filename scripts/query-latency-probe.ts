@@ -1,0 +1,62 @@
+/**
+ * Question latency over HTTP on an existing scale-bench store: starts a bench bridge and a controller (in a child
+ * process, as the scale bench does; BENCH_SERVER_NODE_ARGS is honoured, e.g. `--cpu-prof --cpu-prof-dir=<dir>`), waits
+ * until the index has caught up, then asks the scale bench's recall questions one at a time, per mode, after 20
+ * warm-up questions. Prints p50 / p95 per mode and /health's p50 (the HTTP round trip alone).
+ *
+ *   npx tsx scripts/query-latency-probe.ts --store <scale bench data dir>/scale --rounds 600 --modes context,semantic,hybrid
+ */
+import { join } from 'node:path';
+import { startBenchBridge } from '../bench/lib/bridge.js';
+import { startBenchServer } from '../bench/lib/server.js';
+import { createHttpClient } from '../bench/lib/http-client.js';
+import { recallQuestions } from '../bench/lib/search-queries.js';
+import { API_KEY } from '../bench/scale.bench.js';
+import { option } from './lib/probe-options.js';
+
+const store = option('store', '');
+const rounds = Number(option('rounds', '600'));
+const modes = option('modes', 'context,semantic,hybrid').split(',');
+if (!store) throw new Error('--store <scale bench data dir>/scale is required');
+
+const bridge = await startBenchBridge(join(store, 'bridge'), API_KEY);
+const server = await startBenchServer({ mode: 'child', keepData: true, dataDir: join(store, 'store'), bridgeUrl: bridge.url, apiKey: API_KEY });
+const client = createHttpClient(server.baseUrl, server.apiKey, 4);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+try {
+  for (;;) {
+    const status = JSON.parse((await client.request('GET', '/api/v1/embeddings/status')).body) as { index_catch_up?: { state: string } };
+    if (status.index_catch_up?.state === 'ready') break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const questions = recallQuestions(100);
+  for (const mode of modes) {
+    const path = mode === 'context' ? '/api/v1/context/assemble' : '/api/v1/query';
+    const body = (question: string) => JSON.stringify(mode === 'context' ? { query: question } : { query: question, mode, limit: 10 });
+    const ask = async (i: number) => {
+      const answer = await client.request('POST', path, body(questions[i % questions.length]!));
+      if (answer.status !== 200) throw new Error(`${mode}: ${answer.status} ${answer.body.slice(0, 300)}`);
+    };
+    for (let i = 0; i < 20; i += 1) await ask(i);
+    const times: number[] = [];
+    for (let i = 0; i < rounds; i += 1) {
+      const started = performance.now();
+      await ask(i);
+      times.push(performance.now() - started);
+    }
+    const health: number[] = [];
+    for (let i = 0; i < 200; i += 1) {
+      const started = performance.now();
+      await client.request('GET', '/health');
+      health.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    health.sort((a, b) => a - b);
+    console.log(`${mode}: p50 ${percentile(times, 0.5).toFixed(2)} / p95 ${percentile(times, 0.95).toFixed(2)} ms over ${rounds}; ` +
+      `/health p50 ${percentile(health, 0.5).toFixed(2)} ms`);
+  }
+} finally {
+  client.close();
+  await server.close();
+  await bridge.close();
+}
