@@ -5,14 +5,14 @@
  * by a bench bridge. The postgres driver asks the index for the search depth (100 for a 10-result question).
  *
  *   npx tsx scripts/pgvector-recall-probe.ts --store <scale bench data dir>/scale --vectors 20000 \
- *     --builds 16:64,24:128 --ef 100,200,400 --limit 100
+ *     --builds 16:64,24:128 --ef 100,200,400 --limit 100 [--questions 100] [--question-set recall|postgres] [--build-memory 768MB]
  */
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { startBenchBridge } from '../bench/lib/bridge.js';
-import { recallQuestions } from '../bench/lib/search-queries.js';
+import { BENCH_QUERIES, recallQuestions } from '../bench/lib/search-queries.js';
 import { API_KEY } from '../bench/scale.bench.js';
 import { option } from './lib/probe-options.js';
 
@@ -31,11 +31,19 @@ const rows = sqlite.prepare('SELECT message_seq AS key, vector FROM message_vect
 sqlite.close();
 const dimension = rows[0]!.vector.byteLength / 4;
 const bridge = await startBenchBridge(join(store, 'bridge'), API_KEY);
-const queries = await bridge.embed(recallQuestions(questions));
+// recall: the scale bench's recall questions; postgres: the postgres bench's (each bench question with "today" and "again").
+const questionSet = option('question-set', 'recall');
+const texts = questionSet === 'postgres'
+  ? ['today', 'again'].flatMap((suffix) => BENCH_QUERIES.map((question) => `${question} ${suffix}`)).slice(0, questions)
+  : recallQuestions(questions);
+const queries = await bridge.embed(texts);
 await bridge.close();
 
 const db = await PGlite.create({ extensions: { vector } });
-await db.exec(`CREATE EXTENSION vector; CREATE TABLE v (key bigint PRIMARY KEY, embedding vector(${dimension}))`);
+// The graph is built in memory only while it fits in maintenance_work_mem (64 MB by default: about 20,000 of these
+// vectors); past that pgvector builds on disk, many times slower.
+await db.exec(`CREATE EXTENSION vector; SET maintenance_work_mem = '${option('build-memory', '768MB')}';
+  CREATE TABLE v (key bigint PRIMARY KEY, embedding vector(${dimension}))`);
 let started = performance.now();
 for (let i = 0; i < rows.length; i += 500) {
   const chunk = rows.slice(i, i + 500);
