@@ -14,6 +14,9 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { startBenchBridge } from '../bench/lib/bridge.js';
 import { BENCH_QUERIES, recallQuestions } from '../bench/lib/search-queries.js';
 import { API_KEY } from '../bench/scale.bench.js';
+import { blobToVector } from '../src/adapters/sqlite/sqlite-embedding.queue.js';
+import { toVectorText as text } from '../src/adapters/postgres/postgres-pool.js';
+import { summarize } from '../bench/lib/stats.js';
 import { option } from './lib/probe-options.js';
 
 const store = option('store', '');
@@ -24,7 +27,6 @@ const limit = Number(option('limit', '100'));
 const questions = Number(option('questions', '100'));
 if (!store) throw new Error('--store <scale bench data dir>/scale is required');
 
-const text = (v: Float32Array) => `[${Array.from(v).join(',')}]`;
 const sqlite = new BetterSqlite3(join(store, 'store', 'memsvc.db'), { readonly: true });
 const rows = sqlite.prepare('SELECT message_seq AS key, vector FROM message_vectors ORDER BY message_seq LIMIT ?').all(count) as
   Array<{ key: number; vector: Buffer }>;
@@ -48,7 +50,7 @@ let started = performance.now();
 for (let i = 0; i < rows.length; i += 500) {
   const chunk = rows.slice(i, i + 500);
   await db.query('INSERT INTO v SELECT key, embedding::vector FROM unnest($1::bigint[], $2::text[]) AS r (key, embedding)',
-    [chunk.map((row) => row.key), chunk.map((row) => text(new Float32Array(new Uint8Array(row.vector).buffer)))]);
+    [chunk.map((row) => row.key), chunk.map((row) => text(blobToVector(row.vector)))]);
 }
 console.log(`${rows.length} vectors of ${dimension} loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -73,9 +75,8 @@ for (const [m, efConstruction] of builds) {
       times.push(performance.now() - t0);
       found += result.rows.slice(0, 10).filter((row) => truths[q]!.has(Number(row.key))).length;
     }
-    times.sort((a, b) => a - b);
     console.log(`m ${m}, ef_construction ${efConstruction} (built in ${buildS.toFixed(1)} s), ef_search ${ef}, limit ${limit}: ` +
-      `recall@10 ${(found / (10 * queries.length)).toFixed(3)}, p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms`);
+      `recall@10 ${(found / (10 * queries.length)).toFixed(3)}, p50 ${summarize(times, 0, 0).p50_ms.toFixed(1)} ms`);
   }
 }
 await db.close();

@@ -11,6 +11,7 @@ import { startBenchBridge } from '../bench/lib/bridge.js';
 import { startBenchServer } from '../bench/lib/server.js';
 import { createHttpClient } from '../bench/lib/http-client.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
+import { summarize } from '../bench/lib/stats.js';
 import { API_KEY } from '../bench/scale.bench.js';
 import { option } from './lib/probe-options.js';
 
@@ -22,11 +23,11 @@ if (!store) throw new Error('--store <scale bench data dir>/scale is required');
 const bridge = await startBenchBridge(join(store, 'bridge'), API_KEY);
 const server = await startBenchServer({ mode: 'child', keepData: true, dataDir: join(store, 'store'), bridgeUrl: bridge.url, apiKey: API_KEY });
 const client = createHttpClient(server.baseUrl, server.apiKey, 4);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 try {
   for (;;) {
     const status = JSON.parse((await client.request('GET', '/api/v1/embeddings/status')).body) as { index_catch_up?: { state: string } };
     if (status.index_catch_up?.state === 'ready') break;
+    if (status.index_catch_up?.state === 'failed') throw new Error('the index could not catch up with the stored vectors');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const questions = recallQuestions(100);
@@ -50,10 +51,9 @@ try {
       await client.request('GET', '/health');
       health.push(performance.now() - started);
     }
-    times.sort((a, b) => a - b);
-    health.sort((a, b) => a - b);
-    console.log(`${mode}: p50 ${percentile(times, 0.5).toFixed(2)} / p95 ${percentile(times, 0.95).toFixed(2)} ms over ${rounds}; ` +
-      `/health p50 ${percentile(health, 0.5).toFixed(2)} ms`);
+    const latency = summarize(times, 0, 0);
+    console.log(`${mode}: p50 ${latency.p50_ms.toFixed(2)} / p95 ${latency.p95_ms.toFixed(2)} ms over ${rounds}; ` +
+      `/health p50 ${summarize(health, 0, 0).p50_ms.toFixed(2)} ms`);
   }
 } finally {
   client.close();
