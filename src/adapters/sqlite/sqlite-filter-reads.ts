@@ -40,7 +40,7 @@ export type FilterReadReply =
  * search.exact_max_candidates): a store that large answers its filtered searches with scans and samples that cost tens
  * of milliseconds, and until the thread has started (about 1.5 s under tsx) they run on the request thread, the last
  * one-time stall after a start that a profile of the scale bench showed (docs/performance.md, session 23). A smaller
- * store starts it at its first filtered search, as before: its reads are cheap, and most never need the thread.
+ * store starts it at its first semantic search (the re-rank reads through it too): its reads are cheap meanwhile.
  */
 export async function warmUpForLargeIndex(
   index: { loaded: Promise<unknown>; size(): number }, thread: { warmUp(): Promise<boolean> }, exactScanLimit: number,

@@ -48,7 +48,10 @@ describe('sqlite full-text rows: created, imported and appended conversations ar
   /** Positions (in the conversation) that a column match finds, with FTS5's bm25 over that column. */
   const matches = (conversationId: string, column: 'content' | 'context', word: string) => db.prepare(`
     SELECT m.position, round(bm25(messages_fts), 9) AS score FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
-    WHERE messages_fts MATCH ? AND m.conversation_id = ? ORDER BY m.position`).all(`${column} : "${word}"`, conversationId);
+    WHERE messages_fts MATCH ? AND m.conversation_id = ? ORDER BY m.position`).all(`${column} : "${word}"`, conversationId) as
+    Array<{ position: number; score: number }>;
+  const positions = (conversationId: string, column: 'content' | 'context', word: string) =>
+    matches(conversationId, column, word).map((row) => row.position);
 
   test('every word finds the same positions with the same score in each column', () => {
     for (const word of WORDS) {
@@ -62,8 +65,8 @@ describe('sqlite full-text rows: created, imported and appended conversations ar
   });
 
   test("a message's context holds the words of the turns just before and after it, and no others", () => {
-    assert.deepEqual(matches(ids.created, 'context', 'sister').map((row) => (row as { position: number }).position), [1, 3]);
-    assert.deepEqual(matches(ids.created, 'context', 'hike').map((row) => (row as { position: number }).position), [1]);
-    assert.deepEqual(matches(ids.created, 'context', 'rained').map((row) => (row as { position: number }).position), [3]);
+    assert.deepEqual(positions(ids.created, 'context', 'sister'), [1, 3]);
+    assert.deepEqual(positions(ids.created, 'context', 'hike'), [1]);
+    assert.deepEqual(positions(ids.created, 'context', 'rained'), [3]);
   });
 });

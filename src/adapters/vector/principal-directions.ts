@@ -87,8 +87,8 @@ function times(matrix: SymmetricMatrix, rows: Float32Array): Float32Array {
 
 /**
  * The rows made orthonormal (modified Gram-Schmidt in doubles; a second pass over each row changed neither the
- * energy kept nor the projected recall, at 25% more time; docs/performance.md, session 23); a row that the rows before it already span is dropped, so a
- * matrix of low rank gives fewer rows.
+ * energy kept nor the projected recall, at 25% more time; docs/performance.md, session 23); a row that the rows
+ * before it already span is dropped, so a matrix of low rank gives fewer rows.
  */
 function orthonormalRows(rows: Float32Array, width: number): Float32Array {
   const count = rows.length / width;
