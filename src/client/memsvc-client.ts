@@ -161,14 +161,18 @@ export function createMemsvcClient(options: MemsvcClientOptions) {
         ({ ...outcome, data: outcome.response })));
       return response.body!;
     },
-    /** One import request: a json document or array (`application/json`) or jsonl text (`application/x-ndjson`). */
-    import: (records: unknown[] | string, onConflict: 'skip' | 'replace' | 'new_id' = 'skip') => unwrap(raw.POST('/api/v1/import', {
-      params: { query: { on_conflict: onConflict } },
-      body: records as never,
-      ...(typeof records === 'string'
-        ? { bodySerializer: (text: unknown) => text as string, headers: { 'content-type': 'application/x-ndjson' } }
-        : {}),
-    })),
+    /**
+     * One import request: a json document or array (`application/json`) or jsonl text (`application/x-ndjson`).
+     * `sequence` names the batch and the batch it follows: stored only after that one was (409 OUT_OF_SEQUENCE if not).
+     */
+    import: (records: unknown[] | string, onConflict: 'skip' | 'replace' | 'new_id' = 'skip', sequence: { batch?: string; after?: string } = {}) =>
+      unwrap(raw.POST('/api/v1/import', {
+        params: { query: { on_conflict: onConflict, ...sequence } },
+        body: records as never,
+        ...(typeof records === 'string'
+          ? { bodySerializer: (text: unknown) => text as string, headers: { 'content-type': 'application/x-ndjson' } }
+          : {}),
+      })),
     rebuildEmbeddings: () => unwrap(raw.POST('/api/v1/rebuild-embeddings')),
     embeddingStatus: () => unwrap(raw.GET('/api/v1/embeddings/status')),
     stats: () => unwrap(raw.GET('/stats')),

@@ -1323,6 +1323,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: {
+                    /** @description The batch this one follows: it is stored only once that batch was stored, and refused with 409 OUT_OF_SEQUENCE (nothing stored) if that batch was not stored or does not arrive within 30 s. Lets a client send the next batch while one is being stored. */
+                    after?: string;
+                    /** @description This request's name in a sequenced import (letters, digits, "_", "-", "."; at most 100). A name once stored is refused again (409 CONFLICT); a name whose attempt stored nothing may be sent again. */
+                    batch?: string;
                     /** @description When a conversation id exists already: skip the record, replace the stored conversation, or import under a new id. */
                     on_conflict?: "skip" | "replace" | "new_id";
                 };
@@ -1361,6 +1365,15 @@ export interface paths {
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -9,6 +9,7 @@ export const ErrorCode = {
   CONVERSATION_NOT_FOUND: 'CONVERSATION_NOT_FOUND',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
+  OUT_OF_SEQUENCE: 'OUT_OF_SEQUENCE',
   MESSAGE_TOO_LONG: 'MESSAGE_TOO_LONG',
   TOO_MANY_MESSAGES: 'TOO_MANY_MESSAGES',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
@@ -30,6 +31,7 @@ export type ErrorKind = 'invalid_input' | 'not_found' | 'conflict' | 'limit_exce
 export type InvalidInputCode = (typeof ErrorCode)[
   'VALIDATION_ERROR' | 'INVALID_JSON' | 'INVALID_FOLDER' | 'INVALID_FILTER' | 'INVALID_QUERY'];
 export type NotFoundCode = (typeof ErrorCode)['CONVERSATION_NOT_FOUND' | 'NOT_FOUND'];
+export type ConflictCode = (typeof ErrorCode)['CONFLICT' | 'OUT_OF_SEQUENCE'];
 export type LimitCode = (typeof ErrorCode)['MESSAGE_TOO_LONG' | 'TOO_MANY_MESSAGES' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED'];
 export type UnavailableCode = (typeof ErrorCode)['UPSTREAM_UNAVAILABLE' | 'OVERLOADED' | 'STORAGE_FULL'];
 
@@ -67,11 +69,14 @@ export class ConversationNotFoundError extends NotFoundError {
   }
 }
 
-/** The request contradicts what is stored (the same id with other content, say). */
+/**
+ * The request contradicts what is stored (the same id with other content, say), or comes out of the order it
+ * names (OUT_OF_SEQUENCE: an import batch whose predecessor was not stored).
+ */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
-  constructor(message: string) {
-    super(ErrorCode.CONFLICT, message);
+  constructor(message: string, code: ConflictCode = ErrorCode.CONFLICT) {
+    super(code, message);
   }
 }
 

@@ -17,6 +17,7 @@ const CASES: Array<[DomainError, number, string]> = [
   [new ConversationNotFoundError('abc'), 404, 'CONVERSATION_NOT_FOUND'],
   [new NotFoundError('Unknown tool: x'), 404, 'NOT_FOUND'],
   [new ConflictError('the id is taken by another conversation'), 409, 'CONFLICT'],
+  [new ConflictError('import batch b-1, which this one follows, was not stored', ErrorCode.OUT_OF_SEQUENCE), 409, 'OUT_OF_SEQUENCE'],
   [new LimitExceededError(ErrorCode.MESSAGE_TOO_LONG, 'messages[0].content is too long'), 400, 'MESSAGE_TOO_LONG'],
   [new LimitExceededError(ErrorCode.TOO_MANY_MESSAGES, 'at most 4 messages'), 400, 'TOO_MANY_MESSAGES'],
   [new LimitExceededError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large'), 413, 'PAYLOAD_TOO_LARGE'],

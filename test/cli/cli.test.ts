@@ -121,7 +121,7 @@ describe('memsvc command line against a running service', () => {
     assert.match(refused.stderr, /line 2 is not valid JSON/);
   });
 
-  test('import sends the next batch only once the one before is stored: a refused batch stops it, nothing after it goes in', async () => {
+  test('import overlaps two batches, each stored only after the one before: a refused batch stops it, nothing after it goes in', async () => {
     const file = join(work, 'refused-middle.jsonl');
     const lines = Array.from({ length: 50 }, (_, i) => JSON.stringify(record(i, '/middle')));
     // Record 25 (the third batch of ten) names a role the service refuses: the whole batch is refused.

@@ -1,7 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { JSONParser } from '@streamparser/json';
-import type { MemsvcClient } from '../../client/memsvc-client.js';
+import { randomUUID } from 'node:crypto';
+import { MemsvcError } from '../../client/client-errors.js';
+import type { ImportResult, MemsvcClient } from '../../client/memsvc-client.js';
 import { CliError } from '../cli-errors.js';
 import { createProgress } from '../progress.js';
 
@@ -69,9 +71,30 @@ export async function* readRecords(file: string, format: ImportFormat): AsyncGen
 
 export interface ImportTotals { imported: number; replaced: number; skipped: number; messages: number; renamed: number }
 
+/**
+ * Two batches in flight: the service checks the next while it stores one, and stores it only after the one before was
+ * stored (the request names its batch and the batch it follows), so a refused batch still stops the import with
+ * everything before it in and nothing after it.
+ */
+const BATCHES_IN_FLIGHT = 2;
+
+interface SentBatch {
+  records: unknown[];
+  from: string;
+  name: string;
+  after?: string;
+  answer: Promise<ImportResult>;
+}
+
 /** Streams each file into the running service in batches; stops at the first batch it refuses. */
 export async function importFiles(client: MemsvcClient, files: string[], options: ImportOptions): Promise<ImportTotals> {
   const totals: ImportTotals = { imported: 0, replaced: 0, skipped: 0, messages: 0, renamed: 0 };
+  const run = randomUUID();
+  let batches = 0;
+  // Cleared at the first batch sent out of sequence (its predecessor unknown to the controller that took it, as with
+  // replicas behind a balancer, or retried meanwhile): from then on one batch at a time, each sent once the one before
+  // it was stored.
+  let overlap = true;
   for (const file of files) {
     let size: number;
     try {
@@ -84,29 +107,44 @@ export async function importFiles(client: MemsvcClient, files: string[], options
     let batchBytes = 0;
     let firstWhere = '';
     let records = 0;
-    const send = async (sent: unknown[], from: string) => {
+    let previous: string | undefined;
+    const inFlight: SentBatch[] = [];
+    const refused = (from: string, error: unknown) =>
+      new CliError(`${file}: records from ${from} on were refused (${totals.imported} conversations imported before): ${(error as Error).message}`);
+    /** Waits for the oldest batch in flight and counts it; sends it again, alone, if it came out of sequence. */
+    const settleOldest = async () => {
+      const sent = inFlight.shift()!;
+      let result: ImportResult;
       try {
-        const result = await client.import(sent, options.onConflict);
-        totals.imported += result.imported;
-        totals.replaced += result.replaced;
-        totals.skipped += result.skipped;
-        totals.messages += result.messages;
-        totals.renamed += result.renamed.length;
+        result = await sent.answer;
       } catch (error) {
-        throw new CliError(`${file}: records from ${from} on were refused (${totals.imported} conversations imported before): ${(error as Error).message}`);
+        if (!(error instanceof MemsvcError && error.code === 'OUT_OF_SEQUENCE')) throw refused(sent.from, error);
+        // Nothing of it was stored, and every batch before it was: sent again, it keeps the file's order.
+        overlap = false;
+        try {
+          result = await client.import(sent.records, options.onConflict, { batch: sent.name });
+        } catch (again) {
+          throw refused(sent.from, again);
+        }
       }
-      records += sent.length;
+      totals.imported += result.imported;
+      totals.replaced += result.replaced;
+      totals.skipped += result.skipped;
+      totals.messages += result.messages;
+      totals.renamed += result.renamed.length;
+      records += sent.records.length;
       progress.update(records, undefined, `${totals.imported} imported, ${totals.skipped} skipped`);
     };
-    // One batch in flight while the next is read: a batch is sent only once the one before it was stored,
-    // so a refused batch still stops the import with everything before it in and nothing after it.
-    let inFlight: Promise<void> | null = null;
     const dispatch = async () => {
       if (batch.length === 0) return;
-      if (inFlight) await inFlight;
-      inFlight = send(batch, firstWhere);
-      // Reported when awaited (the next dispatch or the end), not as an unhandled rejection meanwhile.
-      inFlight.catch(() => undefined);
+      while (inFlight.length >= (overlap ? BATCHES_IN_FLIGHT : 1)) await settleOldest();
+      const name = `${run}.${batches++}`;
+      const after = overlap && inFlight.length > 0 ? previous : undefined;
+      const answer = client.import(batch, options.onConflict, { batch: name, ...(after ? { after } : {}) });
+      // Reported when settled in order (settleOldest), not as an unhandled rejection meanwhile.
+      answer.catch(() => undefined);
+      inFlight.push({ records: batch, from: firstWhere, name, after, answer });
+      previous = name;
       batch = [];
       batchBytes = 0;
     };
@@ -119,13 +157,13 @@ export async function importFiles(client: MemsvcClient, files: string[], options
         batchBytes += bytes;
       }
     } catch (error) {
-      // A record that cannot be read stops the import, but not before the batch in flight is stored (or refused:
-      // that comes first in the file, so it is the error to report).
-      if (inFlight) await inFlight;
+      // A record that cannot be read stops the import, but not before the batches in flight are stored (or refused:
+      // they come first in the file, so theirs is the error to report).
+      while (inFlight.length > 0) await settleOldest();
       throw error;
     }
     await dispatch();
-    if (inFlight) await inFlight;
+    while (inFlight.length > 0) await settleOldest();
     progress.finish(`${records} records read (${size} bytes)`);
   }
   return totals;

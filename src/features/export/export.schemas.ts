@@ -14,11 +14,20 @@ export const ExportBody = Type.Object({
 /** The export, streamed (the handler sends a stream; the schema only documents it). */
 export const ExportStream = Type.Unsafe<unknown>({ type: 'string',
   description: 'The export, streamed as an attachment (Content-Disposition names the file).' });
+/** A sequenced import batch's name (ImportQuery's batch and after). */
+export const BATCH_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+const BatchName = (description: string) => Type.String({ pattern: BATCH_NAME.source, description });
+
 export const ImportQuery = Type.Object({
   on_conflict: Type.Optional(StringEnum(['skip', 'replace', 'new_id'], {
     default: 'skip',
     description: 'When a conversation id exists already: skip the record, replace the stored conversation, or import under a new id.',
   })),
+  batch: Type.Optional(BatchName('This request\'s name in a sequenced import (letters, digits, "_", "-", "."; at most 100). ' +
+    'A name once stored is refused again (409 CONFLICT); a name whose attempt stored nothing may be sent again.')),
+  after: Type.Optional(BatchName('The batch this one follows: it is stored only once that batch was stored, and refused with ' +
+    '409 OUT_OF_SEQUENCE (nothing stored) if that batch was not stored or does not arrive within 30 s. ' +
+    'Lets a client send the next batch while one is being stored.')),
 }, { additionalProperties: false });
 
 export const ImportBody = Type.Unsafe<unknown>({

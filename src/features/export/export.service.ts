@@ -2,7 +2,7 @@ import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import { normalizeFolder } from '../../domain/folder-path.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ArchiveFilter, ConversationArchive, ImportConflict, ImportOutcome } from '../../ports/conversation-archive.js';
+import type { ArchiveFilter, ConversationArchive, ImportConflict, ImportedConversation, ImportOutcome } from '../../ports/conversation-archive.js';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import { exportWriter, FORMAT_INFO, type ExportFormat } from './export.formats.js';
 import { elementPlace, linePlace, parseConversationRecord, type ImportLimits, type RecordPlace } from './import-records.js';
@@ -95,9 +95,18 @@ export class ExportService {
 
   /** `body` is a json export document (or an array of records) or the text of a jsonl export. */
   async importConversations(body: unknown, onConflict: ImportConflict): Promise<ImportOutcome> {
+    return this.storeImport(this.prepareImport(body), onConflict);
+  }
+
+  /** Checks every record of an import body and turns it into what the store imports; throws on the first bad one. */
+  prepareImport(body: unknown): ImportedConversation[] {
     const now = this.deps.clock.now().toISOString();
     const records = typeof body === 'string' ? parseJsonLines(body) : documentRecords(body);
-    const parsed = records.map(({ raw, place }) => parseConversationRecord(raw, place, this.deps.limits, now));
+    return records.map(({ raw, place }) => parseConversationRecord(raw, place, this.deps.limits, now));
+  }
+
+  /** Stores prepared records, all or none. */
+  async storeImport(parsed: readonly ImportedConversation[], onConflict: ImportConflict): Promise<ImportOutcome> {
     const outcome = await this.deps.archive.importAll(parsed, onConflict);
     if (outcome.removedMessageKeys.length > 0) this.deps.onMessagesRemoved?.(outcome.removedMessageKeys);
     if (outcome.messages > 0) this.deps.onMessagesStored?.();
