@@ -15,6 +15,7 @@ import { StatementCache } from '../../src/adapters/sqlite/sqlite-statements.js';
 import { indexAppendedMessages } from '../../src/adapters/sqlite/sqlite-fts-index.js';
 import { countEmbeddedMatching, EmbeddedMatchCounter } from '../../src/adapters/sqlite/sqlite-vector-count.js';
 import type { Storage } from '../../src/ports/storage.js';
+import type { ImportedConversation } from '../../src/ports/conversation-archive.js';
 
 const T0 = Date.parse('2026-05-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
@@ -243,6 +244,20 @@ describe('sqlite: the embedding state counts follow every change', () => {
       APPEND_POLICY);
     await check('created and appended');
     assert.equal(plain().pending, 11, 'positive control: the truth counts what was written');
+    const imported = (id: string, messages: number): ImportedConversation => ({
+      id, label: 'imported', folder: '/import', status: 'active', importanceScore: 5, wordCount: 0, sessionCount: 1,
+      createdAt: at(30), updatedAt: at(30), lastAccessedAt: at(30), lastMessageAt: at(30),
+      messages: Array.from({ length: messages }, (_, i) => ({ id: null, role: 'user' as const, content: `imported ${i}`, timestamp: at(30 + i), metadata: null })),
+    });
+    const importedId = newId();
+    await storage.archive.importAll([imported(importedId, 3), imported(newId(), 0)], 'skip');
+    await check('imported');
+    await storage.archive.importAll([imported(importedId, 5)], 'skip');
+    await check('import skipped');
+    await storage.archive.importAll([imported(importedId, 2)], 'replace');
+    await storage.archive.importAll([imported(importedId, 1)], 'new_id');
+    await check('import replaced, and imported under a new id');
+    assert.equal(plain().pending, 14, 'positive control: 11 + 2 replacing 3 + 1');
     await storage.embeddings.recordModel({ model: 'test-model', dimension: 2 });
     const pending = await storage.embeddings.claimPending(100, 60_000);
     await storage.embeddings.complete('test-model', pending.slice(0, 5).map((m) => ({ key: m.key, vector: Float32Array.of(1, 0) })));
@@ -257,7 +272,7 @@ describe('sqlite: the embedding state counts follow every change', () => {
     await check('deleted');
     await storage.embeddings.resetAll();
     await check('reset');
-    assert.deepEqual(plain(), { pending: 5, done: 0, failed: 0 });
+    assert.deepEqual(plain(), { pending: 8, done: 0, failed: 0 }, '14 less the 6 of the deleted conversation');
   });
 
   test('a store from before the counts starts from its true counts', async () => {

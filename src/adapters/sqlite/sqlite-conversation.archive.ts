@@ -13,6 +13,7 @@ import { archivePageWhere } from '../sql/filter-sql.js';
 import { indexNewConversation } from './sqlite-fts-index.js';
 import { toConversation, type ConversationRow } from '../sql/rows.js';
 import { atomically } from './atomically.js';
+import { addPendingMessages } from './sqlite-embedding.queue.js';
 import { StatementCache } from './sqlite-statements.js';
 
 export class SqliteConversationArchive implements ConversationArchive {
@@ -66,6 +67,7 @@ export class SqliteConversationArchive implements ConversationArchive {
         outcome.imported += 1;
         outcome.messages += c.messages.length;
       }
+      addPendingMessages((sql) => this.statements.get(sql), outcome.messages);
       return outcome;
     });
   }

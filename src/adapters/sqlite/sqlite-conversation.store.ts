@@ -4,7 +4,7 @@ import type { Conversation, ConversationStatus, Message, MessageInput } from '..
 import { EMPTY_CONVERSATION, planAppend, type PlannedMessage } from '../../domain/append-plan.js';
 import { newMessageId } from '../../domain/ids.js';
 import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
-import { messagesInState } from './sqlite-embedding.queue.js';
+import { addPendingMessages, messagesInState } from './sqlite-embedding.queue.js';
 import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages, indexNewConversation, type IndexedText } from './sqlite-fts-index.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
@@ -154,8 +154,8 @@ export class SqliteConversationStore implements ConversationStore {
   async totals(): Promise<StoreTotals> {
     const row = this.stmt(`SELECT count(*) AS conversations, coalesce(sum(message_count), 0) AS messages
       FROM conversations`).get() as { conversations: number; messages: number };
-    // A message has a stored vector exactly when it is 'done' (see sqlite-vector-count.ts): the count the
-    // triggers of migration 5 keep, rather than a read of message_vectors' page per vector.
+    // A message has a stored vector exactly when it is 'done' (see sqlite-vector-count.ts): the count migration 5
+    // keeps (messagesInState), rather than a read of message_vectors' page per vector.
     const embedded = messagesInState((sql) => this.stmt(sql), 'done');
     return { ...row, embeddedMessages: embedded, storageBytes: this.storageBytes() };
   }
@@ -187,16 +187,18 @@ export class SqliteConversationStore implements ConversationStore {
     return messages;
   }
 
-  /** Inserts planned messages (in a transaction); each with its key, for the full-text index. */
+  /** Inserts planned messages (in a transaction) and counts them pending; each with its key, for the full-text index. */
   private insertPlanned(id: string, planned: readonly PlannedMessage[]): Array<IndexedText & { message: Message }> {
     const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);
-    return planned.map((plannedMessage) => {
+    const inserted = planned.map((plannedMessage) => {
       const message: Message = { id: newMessageId(), conversationId: id, ...plannedMessage, embeddingId: null, embeddingStatus: 'pending' };
       const { lastInsertRowid } = insert.run(message.id, id, message.position, message.role, message.content, message.timestamp,
         message.metadata === null ? null : JSON.stringify(message.metadata));
       return { seq: Number(lastInsertRowid), content: message.content, message };
     });
+    addPendingMessages((sql) => this.stmt(sql), inserted.length);
+    return inserted;
   }
 
   private storageBytes(): number {

@@ -12,9 +12,17 @@ const MODEL_STATE_KEY = 'embedding_model';
  */
 const USES_PENDING_INDEX = `m.embedding_status != 'done'`;
 
-/** Messages in one embedding state, from the counts the triggers of migration 5 keep: one row, however long the queue. */
+/**
+ * Messages in one embedding state, from the counts of migration 5: one row, however long the queue. Triggers keep
+ * them through deletes and state changes; the statements that insert messages add theirs (addPendingMessages).
+ */
 export function messagesInState(prepare: (sql: string) => Statement, status: keyof EmbeddingCounts): number {
   return (prepare('SELECT n FROM embedding_counts WHERE status = ?').pluck().get(status) as number | undefined) ?? 0;
+}
+
+/** Counts `count` messages just inserted (they start pending), in the transaction that inserted them. */
+export function addPendingMessages(prepare: (sql: string) => Statement, count: number): void {
+  if (count > 0) prepare(`UPDATE embedding_counts SET n = n + ? WHERE status = 'pending'`).run(count);
 }
 
 export const vectorToBlob = (vector: Float32Array): Buffer =>
@@ -72,7 +80,7 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     atomically(this.db, () => { for (const key of keys) update.run(error.slice(0, 500), maxAttempts, key); });
   }
 
-  /** From the counts the triggers of migration 5 keep: a read of three rows, however long the queue. */
+  /** From the counts of migration 5 (see messagesInState): a read of three rows, however long the queue. */
   async counts(): Promise<EmbeddingCounts> {
     const rows = this.statements.get('SELECT status, n FROM embedding_counts').all() as Array<{ status: keyof EmbeddingCounts; n: number }>;
     const counts: EmbeddingCounts = { pending: 0, done: 0, failed: 0 };

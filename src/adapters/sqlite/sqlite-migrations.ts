@@ -200,6 +200,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX conversations_importance_newest ON conversations (importance_score, last_message_at);
     `,
   },
+  {
+    version: 9,
+    name: 'new messages counted by their statements',
+    sql: `
+      -- New messages are counted as pending by the code that inserts them, one UPDATE a create, append or import
+      -- (addPendingMessages in sqlite-embedding.queue.ts), not by a trigger a row: the trigger's sub-program took
+      -- about 13 of a message's 80-95 µs on the writer (scripts/writer-cost-probe.ts, five runs each, alternating).
+      -- Deletes and state changes keep their triggers.
+      DROP TRIGGER embedding_counts_insert;
+    `,
+  },
 ];
 
 /**
