@@ -31,6 +31,8 @@ test('opening an older store logs each migration it applies, then serves', async
         ['schema migration applied', 7, 'vector keys index'],
         ['applying a schema migration', 8, 'pinned conversations newest first'],
         ['schema migration applied', 8, 'pinned conversations newest first'],
+        ['applying a schema migration', 9, 'new messages counted by their statements'],
+        ['schema migration applied', 9, 'new messages counted by their statements'],
       ]);
       assert.equal(typeof migrations[1]!.ms, 'number');
       assert.equal((await service.api('GET', '/health')).status, 200);
