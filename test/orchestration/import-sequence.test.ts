@@ -70,11 +70,27 @@ describe('sequenced import batches (batch, after)', () => {
     assert.equal(await labelOf(id), 'names two');
   });
 
+  test('a batch name is refused while an attempt of it is under way', async () => {
+    const waiting = importBatch('batch=busy-2&after=busy-1', record(randomUUID(), 'busy two'));
+    await pause(100);
+    const again = await importBatch('batch=busy-2', record(randomUUID(), 'busy two again'));
+    assert.equal(again.status, 409, again.text);
+    const error = JSON.parse(again.text);
+    assert.equal(error.code, 'CONFLICT');
+    assert.match(error.error, /busy-2 is being stored already/);
+    // The attempt under way goes on once the batch it follows is stored.
+    assert.equal((await importBatch('batch=busy-1', record(randomUUID(), 'busy one'))).status, 200);
+    assert.equal((await waiting).status, 200);
+  });
+
   test('bad sequence parameters are 400s', async () => {
-    for (const query of ['batch=a&after=a', 'batch=has%20space', `batch=${'x'.repeat(101)}`, 'after=', 'after=a/b']) {
+    for (const query of ['batch=a&after=a', 'batch=has%20space', `batch=${'x'.repeat(101)}`, 'after=', 'after=a/b',
+      'batch=b&batch=c', 'batch=d&after=e&after=f', 'batch[]=g']) {
       const response = await importBatch(query, record(randomUUID(), 'never'));
       assert.equal(response.status, 400, `${query}: ${response.text}`);
       assert.equal(typeof JSON.parse(response.text).error, 'string');
     }
+    // A refused request's name stays free: the attempt stored nothing.
+    assert.equal((await importBatch('batch=d', record(randomUUID(), 'd at last'))).status, 200);
   });
 });

@@ -11,13 +11,9 @@ const tags = ['export'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 429: ErrorResponse };
 const JSON_LINES_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
 
-export interface ExportRouteOptions {
-  exporter: ExportService;
-  /** Named import batches in order (import-sequence.ts); one per service, so shared by every request. */
-  sequence?: ImportSequence;
-}
-
-export const exportRoutes: FastifyPluginAsyncTypebox<ExportRouteOptions> = async (app, { exporter, sequence = new ImportSequence() }) => {
+export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ExportService }> = async (app, { exporter }) => {
+  /** Named import batches in order (import-sequence.ts): one for the service, shared by every request. */
+  const sequence = new ImportSequence();
   /** The attempt each named import request started; settled as not stored if it ends any other way than stored. */
   const tickets = new WeakMap<FastifyRequest, BatchTicket>();
   const notStored = async (request: FastifyRequest) => { tickets.get(request)?.settle(false); };

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
 import { CreateConversationBody, MessageInput, Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
+import { DEFAULT_IMPORT_SEQUENCE } from './import-sequence.js';
 
 export const ExportBody = Type.Object({
   format: Type.Optional(StringEnum(['json', 'jsonl', 'markdown'], { default: 'json' })),
@@ -26,7 +27,7 @@ export const ImportQuery = Type.Object({
   batch: Type.Optional(BatchName('This request\'s name in a sequenced import (letters, digits, "_", "-", "."; at most 100). ' +
     'A name once stored is refused again (409 CONFLICT); a name whose attempt stored nothing may be sent again.')),
   after: Type.Optional(BatchName('The batch this one follows: it is stored only once that batch was stored, and refused with ' +
-    '409 OUT_OF_SEQUENCE (nothing stored) if that batch was not stored or does not arrive within 30 s. ' +
+    `409 OUT_OF_SEQUENCE (nothing stored) if that batch was not stored or does not arrive within ${DEFAULT_IMPORT_SEQUENCE.unknownWaitMs / 1000} s. ` +
     'Lets a client send the next batch while one is being stored.')),
 }, { additionalProperties: false });
 
