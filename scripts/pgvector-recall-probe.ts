@@ -1,11 +1,13 @@
 /**
- * pgvector HNSW recall@10 against an exact scan, by build parameters and ef_search, on real PostgreSQL (PGlite:
+ * pgvector recall@10 against an exact scan, HNSW by build parameters and ef_search and ivfflat by lists and probes
+ * ("auto" lists: the driver's, the square root of the vectors), on real PostgreSQL (PGlite:
  * PostgreSQL 18 + pgvector 0.8 in WASM, one thread, in this process). The vectors are a scale-bench store's stored
  * vectors (the builtin engine's, of the bench corpus); the questions are the scale bench's recall questions, embedded
  * by a bench bridge. The postgres driver asks the index for the search depth (100 for a 10-result question).
  *
  *   npx tsx scripts/pgvector-recall-probe.ts --store <scale bench data dir>/scale --vectors 20000 \
  *     --builds 16:64,24:128 --ef 100,200,400 --limit 100 [--questions 100] [--question-set recall|postgres] [--build-memory 768MB]
+ *     [--ivfflat auto:0.05:0.1:0.2,224:0.1 (lists:probe shares; --builds none for ivfflat alone)]
  */
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -18,10 +20,11 @@ import { blobToVector } from '../src/adapters/sqlite/sqlite-embedding.queue.js';
 import { toVectorText as text } from '../src/adapters/postgres/postgres-pool.js';
 import { summarize } from '../bench/lib/stats.js';
 import { option } from './lib/probe-options.js';
+import { listsFor } from '../src/adapters/postgres/postgres-vector-index.js';
 
 const store = option('store', '');
 const count = Number(option('vectors', '20000'));
-const builds = option('builds', '16:64,24:128').split(',').map((build) => build.split(':').map(Number) as [number, number]);
+const builds = option('builds', '16:64,24:128').split(',').filter((build) => build !== 'none').map((build) => build.split(':').map(Number) as [number, number]);
 const efs = option('ef', '100,200,400').split(',').map(Number);
 const limit = Number(option('limit', '100'));
 const questions = Number(option('questions', '100'));
@@ -86,6 +89,32 @@ for (const [m, efConstruction] of builds) {
       foundWithTies += Math.min(10, top.filter((key) => truths[q]!.tied.has(key)).length);
     }
     console.log(`m ${m}, ef_construction ${efConstruction} (built in ${buildS.toFixed(1)} s), ef_search ${ef}, limit ${limit}: ` +
+      `recall@10 ${(found / (10 * queries.length)).toFixed(3)} (counting ties with the exact 10th: ` +
+      `${(foundWithTies / (10 * queries.length)).toFixed(3)}), p50 ${summarize(times, 0, 0).p50_ms.toFixed(1)} ms`);
+  }
+}
+for (const spec of option('ivfflat', '').split(',').filter(Boolean)) {
+  const [listsText, ...shares] = spec.split(':');
+  const lists = listsText === 'auto' ? listsFor(rows.length) : Number(listsText);
+  await db.exec('DROP INDEX IF EXISTS v_hnsw; DROP INDEX IF EXISTS v_ivfflat');
+  started = performance.now();
+  await db.exec(`CREATE INDEX v_ivfflat ON v USING ivfflat (embedding vector_cosine_ops) WITH (lists = ${lists})`);
+  const buildS = (performance.now() - started) / 1000;
+  for (const share of shares.map(Number)) {
+    const probes = Math.min(lists, Math.max(1, Math.ceil(lists * share)));
+    await db.exec(`SET ivfflat.probes = ${probes}`);
+    let found = 0;
+    let foundWithTies = 0;
+    const times: number[] = [];
+    for (let q = 0; q < queries.length; q += 1) {
+      const t0 = performance.now();
+      const result = await db.query<{ key: number }>('SELECT key FROM v ORDER BY embedding <=> $1::vector LIMIT $2', [text(queries[q]!), limit]);
+      times.push(performance.now() - t0);
+      const top = result.rows.slice(0, 10).map((row) => Number(row.key));
+      found += top.filter((key) => truths[q]!.top.has(key)).length;
+      foundWithTies += Math.min(10, top.filter((key) => truths[q]!.tied.has(key)).length);
+    }
+    console.log(`ivfflat lists ${lists} (built in ${buildS.toFixed(1)} s), probes ${probes} (share ${share}): ` +
       `recall@10 ${(found / (10 * queries.length)).toFixed(3)} (counting ties with the exact 10th: ` +
       `${(foundWithTies / (10 * queries.length)).toFixed(3)}), p50 ${summarize(times, 0, 0).p50_ms.toFixed(1)} ms`);
   }

@@ -45,6 +45,15 @@ export const ConfigSchema = Type.Object({
     /** postgres only: connections this replica keeps open. */
     pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
     /**
+     * postgres only: the pgvector index of the vectors. ivfflat: lists learned from the stored vectors (built once
+     * there are 10,000, built again each time they double; exact scans before), a share of them probed a search.
+     * hnsw: pgvector's graph. On the builtin engine's vectors ivfflat finds far more of the exact ten
+     * (docs/performance.md, "PostgreSQL: ivfflat").
+     */
+    vector_index: Type.Union([Type.Literal('ivfflat'), Type.Literal('hnsw')], { default: 'ivfflat' }),
+    /** postgres, ivfflat: the share of the lists a search probes: more finds more of the exact best, slower. */
+    ivfflat_probe_share: Type.Number({ default: 0.1, exclusiveMinimum: 0, maximum: 1 }),
+    /**
      * sqlite: normal: an acknowledged write survives a crash of the process; power loss may drop the
      * last moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a
      * cost per write (see docs/reliability.md).

@@ -1,10 +1,8 @@
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
+import { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
-
-/** pgvector's HNSW indexes `vector` up to 2,000 dimensions; larger ones are indexed as `halfvec` (up to 4,000). */
-export const MAX_VECTOR_INDEX_DIMENSION = 2000;
 
 /**
  * The embedding queue on a database shared by several replicas: pending
@@ -13,7 +11,8 @@ export const MAX_VECTOR_INDEX_DIMENSION = 2000;
  * worker that died held is taken again once its lease lapses.
  */
 export class PostgresEmbeddingQueue implements EmbeddingQueue {
-  constructor(private readonly pool: Pool) {}
+  /** Without an index (a copy between stores), vectors are stored and nothing is built. */
+  constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex | null = null) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
     const { rows } = await this.pool.query<PendingMessage>(`
@@ -45,6 +44,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
         RETURNING message_seq)
       SELECT message_seq AS seq FROM stored ORDER BY message_seq`,
     [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]);
+    this.index?.noteStored(rows.length);
     return rows.map((row) => row.seq);
   }
 
@@ -124,8 +124,8 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
 
   /**
    * First writer wins. Recording a model also fixes the vector column's
-   * dimension and builds its HNSW index (cosine), under the same lock, so
-   * replicas starting together build it once.
+   * dimension and resets its index (postgres-vector-index.ts), under the same
+   * lock, so replicas starting together do it once.
    */
   async recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo> {
     return inTransaction(this.pool, async (client) => {
@@ -134,12 +134,10 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       if (rows[0]) return JSON.parse(rows[0].value) as EmbeddingModelInfo;
       await client.query('INSERT INTO service_state (key, value) VALUES ($1, $2)', [MODEL_STATE_KEY, JSON.stringify(info)]);
       const dimension = Math.trunc(info.dimension);
-      await client.query('DROP INDEX IF EXISTS message_vectors_hnsw');
       await client.query('DELETE FROM message_vectors');
-      await client.query(`ALTER TABLE message_vectors ALTER COLUMN embedding TYPE vector(${dimension})`);
-      await client.query(dimension <= MAX_VECTOR_INDEX_DIMENSION
-        ? 'CREATE INDEX message_vectors_hnsw ON message_vectors USING hnsw (embedding vector_cosine_ops)'
-        : `CREATE INDEX message_vectors_hnsw ON message_vectors USING hnsw ((embedding::halfvec(${dimension})) halfvec_cosine_ops)`);
+      await (this.index ?? new PostgresVectorIndex(this.pool)).onModelRecorded(client, dimension, async () => {
+        await client.query(`ALTER TABLE message_vectors ALTER COLUMN embedding TYPE vector(${dimension})`);
+      });
       return info;
     });
   }

@@ -13,19 +13,29 @@ import {
 } from './postgres-readers.js';
 import { PostgresSummaryStore } from './postgres-summary.store.js';
 import { PostgresVectorSearch } from './postgres-vector-search.js';
+import { DEFAULT_VECTOR_INDEX, PostgresVectorIndex, type VectorIndexOptions } from './postgres-vector-index.js';
+import type { Logger } from '../../ports/logger.js';
 
 export interface PostgresStorageOptions {
   url: string;
   poolSize: number;
   /** A filtered vector search with at most this many candidates is ranked exactly (search.exact_max_candidates). */
   exactMaxCandidates?: number;
+  /** The vector index (storage.vector_index, storage.ivfflat_probe_share); the rest are for tests. */
+  vectorIndex?: Partial<VectorIndexOptions>;
+  log?: Logger;
+}
+
+export interface PostgresStorage extends Storage {
+  /** The vector column's index, kept in line by the driver (tests await its maintenance). */
+  readonly vectorIndex: PostgresVectorIndex;
 }
 
 /**
  * The scale-out driver: everything in one PostgreSQL with pgvector, nothing in
  * the replica's data dir, so any replica serves any request.
  */
-export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   const pool = createPool(options.url, options.poolSize);
   try {
     await migratePostgres(pool);
@@ -33,11 +43,14 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await pool.end().catch(() => {});
     throw error;
   }
-  const vectors = new PostgresVectorSearch(pool, options.exactMaxCandidates);
+  const index = new PostgresVectorIndex(pool, { ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex }, options.log);
+  // Built behind: a store that grew while no replica ran, or whose configured kind changed, is brought in line.
+  void index.maintain();
+  const vectors = new PostgresVectorSearch(pool, index, options.exactMaxCandidates);
   return {
     driver: 'postgres',
     conversations: new PostgresConversationStore(pool),
-    embeddings: new PostgresEmbeddingQueue(pool),
+    embeddings: new PostgresEmbeddingQueue(pool, index),
     search: new PostgresMessageSearch(pool),
     context: new PostgresContextReader(pool),
     summaries: new PostgresSummaryStore(pool),
@@ -47,6 +60,10 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     activity: new PostgresMessageActivityReader(pool),
     openLocalIndex: null,
     vectorSearch: () => vectors,
-    close: () => pool.end(),
+    vectorIndex: index,
+    close: async () => {
+      await index.close();
+      await pool.end();
+    },
   };
 }

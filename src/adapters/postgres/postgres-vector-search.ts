@@ -1,23 +1,19 @@
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
-import { MAX_VECTOR_INDEX_DIMENSION } from './postgres-embedding.queue.js';
 import { inTransaction, numbered, toVectorText, type Pool } from './postgres-pool.js';
+import { MAX_VECTOR_INDEX_DIMENSION, type PostgresVectorIndex } from './postgres-vector-index.js';
 
-/** Below this many filtered candidates an exact scan is cheap and exact; above, the HNSW index scans iteratively. */
+/** Below this many filtered candidates an exact scan is cheap and exact; above, the index scans iteratively. */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
 
-/** The ef_search and scan mode of an index search, set for its transaction only: one round trip. */
-const indexSettings = (k: number) =>
-  `SET LOCAL hnsw.ef_search = ${Math.min(1000, Math.max(64, Math.trunc(k)))}; SET LOCAL hnsw.iterative_scan = relaxed_order`;
-
 /**
- * Vector search in the database with pgvector: the HNSW index (cosine), with
- * `hnsw.iterative_scan` so a filter still yields k results, or an exact scan
- * where the filter leaves few rows.
+ * Vector search in the database with pgvector: the vector index (cosine; see postgres-vector-index.ts), with an
+ * iterative scan so a filter still yields k results, or an exact scan where the filter leaves few rows.
  */
 export class PostgresVectorSearch implements VectorSearch {
-  constructor(private readonly pool: Pool, private readonly exactMaxCandidates = EXACT_SEARCH_MAX_CANDIDATES) {}
+  constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex,
+    private readonly exactMaxCandidates = EXACT_SEARCH_MAX_CANDIDATES) {}
 
   async nearest(vector: Float32Array, filter: SearchFilter, k: number): Promise<ScoredKey[]> {
     if (k <= 0) return [];
@@ -45,10 +41,12 @@ export class PostgresVectorSearch implements VectorSearch {
       ORDER BY ${distance} LIMIT ?`, [text, ...where.params, text, k], k);
   }
 
-  /** The candidate list holds at least k; iterative scans keep going until k rows pass the filter. */
+  /** The index's settings for k rows; iterative scans keep going until k rows pass the filter. */
   private async indexSearch(sql: string, params: unknown[], k: number): Promise<ScoredKey[]> {
+    // Read before the transaction: it must not wait on another connection while it holds one.
+    const settings = await this.index.searchSettings(k);
     return inTransaction(this.pool, async (client) => {
-      await client.query(indexSettings(k));
+      if (settings) await client.query(settings);
       const { rows } = await client.query<ScoredKey>(numbered(sql), params);
       // relaxed_order may return slightly out of order: restore it.
       return rows.sort((a, b) => b.score - a.score || a.key - b.key);

@@ -1,0 +1,252 @@
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
+import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
+import type { VectorIndexOptions } from '../../src/adapters/postgres/postgres-vector-index.js';
+import type { SearchFilter } from '../../src/domain/search.js';
+import { newId } from '../../src/domain/ids.js';
+import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+
+// PostgreSQL 18 + pgvector 0.8 in-process (PGlite over the wire), as the contract suite runs it.
+let pglite: PgliteServer;
+before(async () => { pglite = await startPgliteServer(); });
+after(async () => { await pglite.stop(); });
+
+const DIMENSION = 16;
+const T0 = '2026-05-01T10:00:00.000Z';
+
+/** A deterministic unit vector a message: points spread around a few centres, as real embeddings cluster. */
+function vectorFor(n: number): Float32Array {
+  let seed = n * 2_654_435_761 % 2 ** 32;
+  const random = () => { seed = (seed * 1_664_525 + 1_013_904_223) % 2 ** 32; return seed / 2 ** 32 - 0.5; };
+  const centre = n % 5;
+  const values = Array.from({ length: DIMENSION }, (_, d) => (d === centre ? 2 : 0) + random());
+  const norm = Math.hypot(...values);
+  return Float32Array.from(values, (value) => value / norm);
+}
+
+/** count numbers from `from`. */
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
+
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+
+async function emptied(): Promise<void> {
+  const pool = createPool(pglite.url, 1);
+  try {
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename = 'conversations'`);
+    if (rows[0]!.n > 0) {
+      await pool.query('TRUNCATE conversations, messages, message_vectors, summaries, service_state RESTART IDENTITY CASCADE');
+      for (const name of ['message_vectors_ivfflat', 'message_vectors_ivfflat_next', 'message_vectors_hnsw']) {
+        await pool.query(`DROP INDEX IF EXISTS ${name}`);
+      }
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+const open = (vectorIndex: Partial<VectorIndexOptions>, exactMaxCandidates = 0) =>
+  openPostgresStorage({ url: pglite.url, poolSize: 4, exactMaxCandidates, vectorIndex });
+
+/** Stores one-message conversations (`message <n>`, with vectorFor(n)) in `folder` and embeds them as the worker does; returns their vectors. */
+async function addEmbedded(storage: PostgresStorage, numbers: number[], folder = '/all'): Promise<Map<number, Float32Array>> {
+  for (const n of numbers) {
+    await storage.conversations.create({ id: newId(), label: 'chat', folder, importanceScore: 5, now: T0,
+      messages: [{ role: 'user', content: `message ${n}`, timestamp: T0 }] }, { maxMessagesPerConversation: 50, sessionGapMs: 60_000 });
+  }
+  await storage.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
+  const stored = new Map<number, Float32Array>();
+  for (;;) {
+    const batch = await storage.embeddings.claimPending(50, 60_000);
+    if (batch.length === 0) return stored;
+    const items = batch.map((message) => ({ key: message.key, vector: vectorFor(Number(message.content.split(' ')[1])) }));
+    await storage.embeddings.complete('test-model', items);
+    for (const item of items) stored.set(item.key, item.vector);
+  }
+}
+
+/** The exact k nearest by cosine among `vectors`, best first (ties by key, as the driver orders them). */
+function exactTop(vectors: Map<number, Float32Array>, query: Float32Array, k: number): number[] {
+  return [...vectors].map(([key, vector]) => ({ key, score: cosine(query, vector) }))
+    .sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k).map((item) => item.key);
+}
+
+async function indexes(): Promise<string[]> {
+  const pool = createPool(pglite.url, 1);
+  try {
+    const { rows } = await pool.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname <> 'message_vectors_pkey' ORDER BY 1`);
+    return rows.map((row) => row.name);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function nearestKeys(storage: PostgresStorage, query: Float32Array, k: number, filter: SearchFilter = {}): Promise<number[]> {
+  const found = await storage.vectorSearch(() => null).nearest(query, filter, k);
+  assert.ok(found.every((item, i) => i === 0 || item.score <= found[i - 1]!.score), 'best first');
+  return found.map((item) => item.key);
+}
+
+const queries = [vectorFor(1_000), vectorFor(1_001), vectorFor(1_003)];
+
+describe('postgres vector index (ivfflat)', () => {
+  beforeEach(emptied);
+
+  test('exact scans below minRows; lists learned at minRows and learned again once the vectors double; every list probed is exact', async () => {
+    const storage = await open({ minRows: 60, growth: 2, probeShare: 1 });
+    try {
+      const vectors = await addEmbedded(storage, range(0, 50));
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), [], 'no index below minRows');
+      assert.equal(await storage.vectorIndex.currentState(), null);
+      for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
+
+      for (const [key, vector] of await addEmbedded(storage, range(50, 20))) vectors.set(key, vector);
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 8, rows: 70 }, 'round(sqrt(70)) lists');
+      for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
+
+      // 69 more: 139 < 2 x 70, the lists stay; one more and they are learned again from 140.
+      for (const [key, vector] of await addEmbedded(storage, range(70, 69))) vectors.set(key, vector);
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 8, rows: 70 });
+      for (const [key, vector] of await addEmbedded(storage, range(139, 1))) vectors.set(key, vector);
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 12, rows: 140 });
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat'], 'the new index took the old one\'s place');
+      for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('storing vectors brings the index in line by itself, behind the writes', async () => {
+    const storage = await open({ minRows: 30, growth: 2, probeShare: 1 });
+    try {
+      await addEmbedded(storage, range(0, 40));
+      // complete() noted the stored vectors and started the build; maintain() joins it (or finds it done).
+      for (let i = 0; i < 100 && (await storage.vectorIndex.currentState()) === null; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 6, rows: 40 });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('a filtered search yields the admitted vectors however few lie in the probed lists, best first', async () => {
+    // One list probed: the query's, about centre 3, where all but a few vectors are in a folder the filter excludes.
+    const storage = await open({ minRows: 40, growth: 2, probeShare: 0.01 });
+    // At this size the planner would sort a broad filter's rows rather than read the index in order, as it does at
+    // scale. PGlite is one session: this setting reaches the driver's connections too.
+    const session = createPool(pglite.url, 1);
+    try {
+      const admitted = await addEmbedded(storage, [...Array(150).keys()].filter((n) => n % 5 !== 3), '/common');
+      await addEmbedded(storage, [...Array(60).keys()].map((i) => 1_003 + 5 * i), '/elsewhere');
+      const rare = await addEmbedded(storage, [3, 8, 13], '/rare');
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      for (const query of [vectorFor(2_003), vectorFor(2_008)]) {
+        // A broad filter goes through the index: the iterative scan probes further lists until it has k admitted.
+        await session.query('SET enable_sort = off');
+        const broad = await nearestKeys(storage, query, 10, { folder: '/common' });
+        assert.equal(broad.length, 10);
+        assert.ok(broad.every((key) => admitted.has(key)));
+        await session.query('RESET enable_sort');
+        // A selective one is planned as an exact scan of its few rows.
+        assert.deepEqual(await nearestKeys(storage, query, 10, { folder: '/rare' }), exactTop(rare, query, 10));
+      }
+    } finally {
+      await session.query('RESET enable_sort').catch(() => {});
+      await session.end();
+      await storage.close();
+    }
+  });
+
+  test('the configured kind wins: an ivfflat store opened for hnsw gets a graph, and back', async () => {
+    let storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
+    const vectors = await addEmbedded(storage, range(0, 60));
+    await storage.vectorIndex.maintain();
+    assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+    await storage.close();
+
+    storage = await open({ kind: 'hnsw' });
+    try {
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_hnsw']);
+      assert.equal(await storage.vectorIndex.currentState(), null, 'the lists went with their index');
+      for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 5), exactTop(vectors, query, 5));
+    } finally {
+      await storage.close();
+    }
+
+    storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
+    try {
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 8, rows: 60 });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('a new model drops the index and its lists', async () => {
+    const storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
+    try {
+      await addEmbedded(storage, range(0, 50));
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      await storage.embeddings.resetAll();
+      await storage.embeddings.recordModel({ model: 'other-model', dimension: 8 });
+      assert.deepEqual(await indexes(), []);
+      assert.equal(await storage.vectorIndex.currentState(), null);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('a half-built index left by a crash is dropped, and the build done, when a replica starts', async () => {
+    let storage = await open({ minRows: 1_000 });
+    const vectors = await addEmbedded(storage, range(0, 50));
+    await storage.close();
+    const pool = createPool(pglite.url, 1);
+    try {
+      // What a build cut short leaves behind: the next index's name taken.
+      await pool.query('CREATE INDEX message_vectors_ivfflat_next ON message_vectors (message_seq)');
+    } finally {
+      await pool.end();
+    }
+    storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
+    try {
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 7, rows: 50 });
+      for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('a build another replica holds the lease for is left to it; once its lease lapses, this replica builds', async () => {
+    const storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
+    const pool = createPool(pglite.url, 1);
+    try {
+      await storage.vectorIndex.maintain();
+      await pool.query(`INSERT INTO service_state (key, value) VALUES ('vector_index_build', $1)`,
+        [new Date(Date.now() + 60_000).toISOString()]);
+      await addEmbedded(storage, range(0, 50));
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), [], 'another replica is building');
+      await pool.query(`UPDATE service_state SET value = $1 WHERE key = 'vector_index_build'`, [new Date(Date.now() - 1_000).toISOString()]);
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      const lease = await pool.query(`SELECT 1 FROM service_state WHERE key = 'vector_index_build'`);
+      assert.equal(lease.rowCount, 0, 'the lease is given back');
+    } finally {
+      await pool.end();
+      await storage.close();
+    }
+  });
+});
