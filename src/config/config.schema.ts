@@ -52,7 +52,7 @@ export const ConfigSchema = Type.Object({
      */
     vector_index: Type.Union([Type.Literal('ivfflat'), Type.Literal('hnsw')], { default: 'ivfflat' }),
     /** postgres, ivfflat: the share of the lists a search probes: more finds more of the exact best, slower. */
-    ivfflat_probe_share: Type.Number({ default: 0.1, exclusiveMinimum: 0, maximum: 1 }),
+    ivfflat_probe_share: Type.Number({ default: 0.2, exclusiveMinimum: 0, maximum: 1 }),
     /**
      * sqlite: normal: an acknowledged write survives a crash of the process; power loss may drop the
      * last moments of writes (never corrupts). full: synchronous=FULL, it survives power loss too, at a

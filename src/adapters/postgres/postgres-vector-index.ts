@@ -21,7 +21,7 @@ export interface VectorIndexOptions {
   growth: number;
 }
 
-export const DEFAULT_VECTOR_INDEX: VectorIndexOptions = { kind: 'ivfflat', probeShare: 0.1, minRows: 10_000, growth: 2 };
+export const DEFAULT_VECTOR_INDEX: VectorIndexOptions = { kind: 'ivfflat', probeShare: 0.2, minRows: 10_000, growth: 2 };
 
 /** The ivfflat index in service: its lists and how many vectors it was learned from. */
 export interface IvfflatState { lists: number; rows: number }
