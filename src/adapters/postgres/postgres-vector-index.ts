@@ -84,6 +84,9 @@ export class PostgresVectorIndex {
   maintain(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.running ??= this.bringInLine().catch((error: unknown) => {
+      // Not again at the next batch: a build that fails (memory, a cancel) is tried again after a good many more.
+      this.checkAfter = Math.max(this.options.minRows, 1_000);
+      this.storedSinceCheck = 0;
       this.log?.warn({ err: error }, 'the vector index could not be brought up to date; searches scan until it is');
     }).finally(() => { this.running = null; });
     return this.running;
@@ -119,8 +122,8 @@ export class PostgresVectorIndex {
   private async bringInLine(): Promise<void> {
     const dimension = await this.columnDimension();
     if (dimension === null) return; // no model recorded yet: nothing to index
-    const indexes = new Set((await this.pool.query<{ name: string }>(
-      `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors'`)).rows.map((row) => row.name));
+    // Valid indexes only: a build cut short (or another replica's under way) leaves an invalid one.
+    const indexes = await this.validIndexes();
     const { rows } = await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM message_vectors');
     const stored = rows[0]!.n;
     this.storedSinceCheck = 0;
@@ -128,7 +131,8 @@ export class PostgresVectorIndex {
       this.checkAfter = Infinity;
       if (indexes.has(HNSW) && !indexes.has(IVFFLAT)) return;
       await this.underLease(async () => {
-        await this.build(`CREATE INDEX CONCURRENTLY ${HNSW} ON message_vectors USING hnsw (${opsFor(dimension)})`, 64);
+        if (!(await this.validIndexes()).has(HNSW)) await this.pool.query(`DROP INDEX IF EXISTS ${HNSW}`);
+        await this.build(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${HNSW} ON message_vectors USING hnsw (${opsFor(dimension)})`, 64);
         await this.pool.query(`DROP INDEX IF EXISTS ${IVFFLAT}; DELETE FROM service_state WHERE key = '${STATE_KEY}'`);
       });
       return;
@@ -214,6 +218,12 @@ export class PostgresVectorIndex {
       clearInterval(renew);
       await this.pool.query('DELETE FROM service_state WHERE key = $1', [BUILD_LEASE_KEY]).catch(() => {});
     }
+  }
+
+  private async validIndexes(): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i
+      JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'message_vectors'::regclass AND i.indisvalid`);
+    return new Set(rows.map((row) => row.name));
   }
 
   private async readState(): Promise<IvfflatState | null> {
