@@ -129,55 +129,58 @@ export class PostgresVectorIndex {
     this.storedSinceCheck = 0;
     if (this.options.kind === 'hnsw') {
       this.checkAfter = Infinity;
-      if (indexes.has(HNSW) && !indexes.has(IVFFLAT)) return;
-      await this.underLease(async () => {
-        if (!(await this.validIndexes()).has(HNSW)) await this.pool.query(`DROP INDEX IF EXISTS ${HNSW}`);
-        await this.build(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${HNSW} ON message_vectors USING hnsw (${opsFor(dimension)})`, 64);
-        await this.pool.query(`DROP INDEX IF EXISTS ${IVFFLAT}; DELETE FROM service_state WHERE key = '${STATE_KEY}'`);
-      });
+      if (!indexes.has(HNSW) || indexes.has(IVFFLAT)) await this.underLease(() => this.buildHnsw(dimension));
       return;
     }
     const state = indexes.has(IVFFLAT) ? await this.readState() : null;
     const due = stored >= this.options.minRows && (!state || stored >= state.rows * this.options.growth);
-    if (!due && !indexes.has(HNSW)) {
-      this.checkAfter = Math.max(1, (state ? state.rows * this.options.growth : this.options.minRows) - stored);
-      return;
-    }
-    const claimed = await this.underLease(async () => {
-      if (!due) {
-        await this.pool.query(`DROP INDEX IF EXISTS ${HNSW}`);
-        return;
-      }
-      const lists = listsFor(stored);
-      // Learned from lists × 50 sampled vectors held in memory: ask for enough (the default 64 MB holds about 400 lists).
-      const memoryMb = Math.ceil((lists * 50 * (dimension * 4 + 64) * 1.25) / 2 ** 20) + 16;
-      await this.pool.query(`DROP INDEX IF EXISTS ${IVFFLAT_NEXT}`);
-      await this.build(`CREATE INDEX CONCURRENTLY ${IVFFLAT_NEXT} ON message_vectors USING ivfflat (${opsFor(dimension)})
-        WITH (lists = ${lists})`, memoryMb);
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(`DROP INDEX IF EXISTS ${IVFFLAT}; DROP INDEX IF EXISTS ${HNSW}; ALTER INDEX ${IVFFLAT_NEXT} RENAME TO ${IVFFLAT}`);
-        const value: IvfflatState = { lists, rows: stored };
-        await client.query(`INSERT INTO service_state (key, value) VALUES ($1, $2)
-          ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [STATE_KEY, JSON.stringify(value)]);
-        await client.query('COMMIT');
-        this.state = { value, readAt: performance.now() };
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-      this.log?.info({ lists, vectors: stored }, 'vector index (ivfflat) built');
-    });
+    let claimed = true;
+    if (due) claimed = await this.underLease(() => this.buildIvfflat(dimension, stored));
+    else if (indexes.has(HNSW)) claimed = await this.underLease(() => this.dropIndex(HNSW));
     if (!claimed) {
       // Another replica is building: count again only after a good many more.
       this.checkAfter = Math.max(this.options.minRows, 1_000);
       return;
     }
-    const current = await this.readState();
+    const current = due ? await this.readState() : state;
     this.checkAfter = Math.max(1, (current ? current.rows * this.options.growth : this.options.minRows) - stored);
+  }
+
+  /** The graph, built concurrently; then the lists and their state go. */
+  private async buildHnsw(dimension: number): Promise<void> {
+    if (!(await this.validIndexes()).has(HNSW)) await this.dropIndex(HNSW);
+    await this.build(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${HNSW} ON message_vectors USING hnsw (${opsFor(dimension)})`, 64);
+    await this.pool.query(`DROP INDEX IF EXISTS ${IVFFLAT}; DELETE FROM service_state WHERE key = '${STATE_KEY}'`);
+  }
+
+  /** New lists learned from the `stored` vectors, built concurrently beside the old index, then swapped in for it. */
+  private async buildIvfflat(dimension: number, stored: number): Promise<void> {
+    const lists = listsFor(stored);
+    // The build holds lists × 50 sampled vectors in memory (the default 64 MB: about 300 lists of 768 dimensions).
+    const memoryMb = Math.ceil((lists * 50 * (dimension * 4 + 64) * 1.25) / 2 ** 20) + 16;
+    await this.dropIndex(IVFFLAT_NEXT);
+    await this.build(`CREATE INDEX CONCURRENTLY ${IVFFLAT_NEXT} ON message_vectors USING ivfflat (${opsFor(dimension)})
+      WITH (lists = ${lists})`, memoryMb);
+    const value: IvfflatState = { lists, rows: stored };
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`DROP INDEX IF EXISTS ${IVFFLAT}; DROP INDEX IF EXISTS ${HNSW}; ALTER INDEX ${IVFFLAT_NEXT} RENAME TO ${IVFFLAT}`);
+      await client.query(`INSERT INTO service_state (key, value) VALUES ($1, $2)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [STATE_KEY, JSON.stringify(value)]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    this.state = { value, readAt: performance.now() };
+    this.log?.info({ lists, vectors: stored }, 'vector index (ivfflat) built');
+  }
+
+  private async dropIndex(name: string): Promise<void> {
+    await this.pool.query(`DROP INDEX IF EXISTS ${name}`);
   }
 
   /** CREATE INDEX CONCURRENTLY on a connection of its own (it cannot run in a transaction), cancellable by close(). */
