@@ -182,9 +182,15 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_ADMISSION_SHED_ABOVE_CONNECTIONS: '-1' } }, /admission\.shed_above_connections/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_CONTEXT_AUTHOR_PRIOR: '-0.5' } }, /search\.context_author_prior/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_CONTEXT_SESSION_WEIGHT: '11' } }, /search\.context_session_weight/);
-    // Positive control: with its url the postgres driver is a valid choice.
-    assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: 'postgres://db/memsvc' } })
-      .storage.driver, 'postgres');
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_VECTOR_INDEX: 'annoy' } }, /storage\.vector_index/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '0' } }, /storage\.ivfflat_probe_share/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '1.5' } }, /storage\.ivfflat_probe_share/);
+    // Positive control: with its url the postgres driver is a valid choice, and its index settings come from the environment.
+    const postgres = loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: 'postgres://db/memsvc',
+      MEMSVC_STORAGE_VECTOR_INDEX: 'hnsw', MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '0.05' } }).storage;
+    assert.deepEqual([postgres.driver, postgres.vector_index, postgres.ivfflat_probe_share], ['postgres', 'hnsw', 0.05]);
+    assert.deepEqual([loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.vector_index,
+      loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.ivfflat_probe_share], ['ivfflat', 0.2]);
   });
 
   it('rejects a file that is not YAML or not a mapping', async () => {

@@ -6,6 +6,8 @@ import type { VectorIndexOptions } from '../../src/adapters/postgres/postgres-ve
 import type { SearchFilter } from '../../src/domain/search.js';
 import { newId } from '../../src/domain/ids.js';
 import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { loadConfig } from '../../src/config/config.loader.js';
+import { openStorage } from '../../src/storage.js';
 
 // PostgreSQL 18 + pgvector 0.8 in-process (PGlite over the wire), as the contract suite runs it.
 let pglite: PgliteServer;
@@ -247,6 +249,22 @@ describe('postgres vector index (ivfflat)', () => {
     } finally {
       await pool.end();
       await storage.close();
+    }
+  });
+
+  test('storage.vector_index in the configuration chooses the index the driver keeps', async () => {
+    for (const [kind, expected] of [['hnsw', ['message_vectors_hnsw']], ['ivfflat', []]] as const) {
+      await emptied();
+      const config = loadConfig({ file: '/nonexistent.yaml', env: {
+        MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: pglite.url, MEMSVC_STORAGE_VECTOR_INDEX: kind } });
+      const storage = await openStorage(config);
+      try {
+        await storage.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
+        // hnsw: a graph at once; ivfflat: nothing until there are vectors to learn lists from.
+        assert.deepEqual(await indexes(), expected, kind);
+      } finally {
+        await storage.close();
+      }
     }
   });
 });
