@@ -18,11 +18,11 @@ const DIMENSION = 16;
 const T0 = '2026-05-01T10:00:00.000Z';
 
 /** A deterministic unit vector a message: points spread around a few centres, as real embeddings cluster. */
-function vectorFor(n: number): Float32Array {
+function vectorFor(n: number, dimension = DIMENSION): Float32Array {
   let seed = n * 2_654_435_761 % 2 ** 32;
   const random = () => { seed = (seed * 1_664_525 + 1_013_904_223) % 2 ** 32; return seed / 2 ** 32 - 0.5; };
   const centre = n % 5;
-  const values = Array.from({ length: DIMENSION }, (_, d) => (d === centre ? 2 : 0) + random());
+  const values = Array.from({ length: dimension }, (_, d) => (d === centre ? 2 : 0) + random());
   const norm = Math.hypot(...values);
   return Float32Array.from(values, (value) => value / norm);
 }
@@ -51,17 +51,18 @@ const open = (vectorIndex: Partial<VectorIndexOptions>, exactMaxCandidates = 0) 
   openPostgresStorage({ url: pglite.url, poolSize: 4, exactMaxCandidates, vectorIndex });
 
 /** Stores one-message conversations (`message <n>`, with vectorFor(n)) in `folder` and embeds them as the worker does; returns their vectors. */
-async function addEmbedded(storage: PostgresStorage, numbers: number[], folder = '/all'): Promise<Map<number, Float32Array>> {
+async function addEmbedded(storage: PostgresStorage, numbers: number[], folder = '/all', dimension = DIMENSION):
+  Promise<Map<number, Float32Array>> {
   for (const n of numbers) {
     await storage.conversations.create({ id: newId(), label: 'chat', folder, importanceScore: 5, now: T0,
       messages: [{ role: 'user', content: `message ${n}`, timestamp: T0 }] }, { maxMessagesPerConversation: 50, sessionGapMs: 60_000 });
   }
-  await storage.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
+  await storage.embeddings.recordModel({ model: 'test-model', dimension });
   const stored = new Map<number, Float32Array>();
   for (;;) {
     const batch = await storage.embeddings.claimPending(50, 60_000);
     if (batch.length === 0) return stored;
-    const items = batch.map((message) => ({ key: message.key, vector: vectorFor(Number(message.content.split(' ')[1])) }));
+    const items = batch.map((message) => ({ key: message.key, vector: vectorFor(Number(message.content.split(' ')[1]), dimension) }));
     await storage.embeddings.complete('test-model', items);
     for (const item of items) stored.set(item.key, item.vector);
   }
@@ -265,6 +266,35 @@ describe('postgres vector index (ivfflat)', () => {
       } finally {
         await storage.close();
       }
+    }
+  });
+
+  test('no more lists than the server\'s maintenance_work_mem can learn, and no session setting changed', async () => {
+    // PGlite is one session: this is the server's setting for the driver's connections too.
+    const session = createPool(pglite.url, 1);
+    const storage = await open({ minRows: 4_000, growth: 2, probeShare: 1 });
+    try {
+      await session.query(`SET maintenance_work_mem = '1MB'`);
+      // 4,000 vectors want round(sqrt(4000)) = 63 lists; pgvector would refuse those in 1 MB (its k-means samples
+      // 10,000 vectors and keeps a bound for each sample and list).
+      for (let c = 0; c < 80; c += 1) {
+        await storage.conversations.create({ id: newId(), label: 'chat', folder: '/all', importanceScore: 5, now: T0,
+          messages: range(c * 50, 50).map((n) => ({ role: 'user' as const, content: `message ${n}`, timestamp: T0 })) },
+        { maxMessagesPerConversation: 50, sessionGapMs: 60_000 });
+      }
+      const vectors = await addEmbedded(storage, []);
+      assert.equal(vectors.size, 4_000);
+      await storage.vectorIndex.maintain();
+      const state = await storage.vectorIndex.currentState();
+      assert.ok(state && state.rows === 4_000 && state.lists >= 2 && state.lists < 63, JSON.stringify(state));
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      const setting = await session.query<{ value: string }>(`SELECT current_setting('maintenance_work_mem') AS value`);
+      assert.equal(setting.rows[0]!.value, '1MB', 'the build left the setting as it found it');
+      for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
+    } finally {
+      await session.query('RESET maintenance_work_mem').catch(() => {});
+      await session.end();
+      await storage.close();
     }
   });
 });
