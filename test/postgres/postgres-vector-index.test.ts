@@ -4,6 +4,7 @@ import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/po
 import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
 import type { VectorIndexOptions } from '../../src/adapters/postgres/postgres-vector-index.js';
 import type { SearchFilter } from '../../src/domain/search.js';
+import type { Logger } from '../../src/ports/logger.js';
 import { newId } from '../../src/domain/ids.js';
 import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
 import { loadConfig } from '../../src/config/config.loader.js';
@@ -47,8 +48,8 @@ async function emptied(): Promise<void> {
   }
 }
 
-const open = (vectorIndex: Partial<VectorIndexOptions>, exactMaxCandidates = 0) =>
-  openPostgresStorage({ url: pglite.url, poolSize: 4, exactMaxCandidates, vectorIndex });
+const open = (vectorIndex: Partial<VectorIndexOptions>, exactMaxCandidates = 0, log?: Logger) =>
+  openPostgresStorage({ url: pglite.url, poolSize: 4, exactMaxCandidates, vectorIndex, log });
 
 /** Stores one-message conversations (`message <n>`, with vectorFor(n)) in `folder` and embeds them as the worker does; returns their vectors. */
 async function addEmbedded(storage: PostgresStorage, numbers: number[], folder = '/all', dimension = DIMENSION):
@@ -272,7 +273,9 @@ describe('postgres vector index (ivfflat)', () => {
   test('no more lists than the server\'s maintenance_work_mem can learn, and no session setting changed', async () => {
     // PGlite is one session: this is the server's setting for the driver's connections too.
     const session = createPool(pglite.url, 1);
-    const storage = await open({ minRows: 4_000, growth: 2, probeShare: 1 });
+    const warnings: Array<Record<string, unknown>> = [];
+    const log: Logger = { debug() {}, info() {}, warn: (fields: object) => { warnings.push(fields as Record<string, unknown>); }, error() {} };
+    const storage = await open({ minRows: 4_000, growth: 2, probeShare: 1 }, 0, log);
     try {
       await session.query(`SET maintenance_work_mem = '1MB'`);
       // 4,000 vectors want round(sqrt(4000)) = 63 lists; pgvector would refuse those in 1 MB (its k-means samples
@@ -288,6 +291,7 @@ describe('postgres vector index (ivfflat)', () => {
       const state = await storage.vectorIndex.currentState();
       assert.ok(state && state.rows === 4_000 && state.lists >= 2 && state.lists < 63, JSON.stringify(state));
       assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+      assert.deepEqual(warnings, [{ lists: state.lists, wanted: 63, vectors: 4_000 }], 'the cap that bit is logged');
       const setting = await session.query<{ value: string }>(`SELECT current_setting('maintenance_work_mem') AS value`);
       assert.equal(setting.rows[0]!.value, '1MB', 'the build left the setting as it found it');
       for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));

@@ -161,6 +161,10 @@ export class PostgresVectorIndex {
   private async buildIvfflat(dimension: number, stored: number): Promise<void> {
     const lists = await this.listsInMemory(dimension, listsFor(stored));
     if (lists === 0) throw new Error('maintenance_work_mem is too small for an ivfflat index of one list: searches scan every vector');
+    if (lists < listsFor(stored)) {
+      this.log?.warn({ lists, wanted: listsFor(stored), vectors: stored },
+        'maintenance_work_mem holds fewer ivfflat lists than the vectors want: give the role more (docs/deploy.md) for better recall');
+    }
     await this.dropIndex(IVFFLAT_NEXT);
     await this.build(`CREATE INDEX CONCURRENTLY ${IVFFLAT_NEXT} ON message_vectors USING ivfflat (${opsFor(dimension)})
       WITH (lists = ${lists})`);
@@ -184,10 +188,10 @@ export class PostgresVectorIndex {
 
   /**
    * The most lists (up to `wanted`) the server's maintenance_work_mem can learn: pgvector refuses a build whose
-   * k-means does not fit (ivfflatBuildBytes). Fewer lists cost a search nothing at the same share probed (it reads
-   * the same share of the vectors) and recall no less (50,000 vectors: 224 lists 0.950 / 0.983 against 500 lists
-   * 0.940 / 0.970 at a tenth / a fifth). No session SET to raise it: that would not hold behind PgBouncer in
-   * transaction mode (docs/deploy.md). 0: not even one list fits.
+   * k-means does not fit (ivfflatBuildBytes). A search reads the same share of the vectors whatever the number of
+   * lists, but coarser lists can find less (100,000 vectors, a tenth / a fifth probed: 287 lists 0.963 / 0.983, 160
+   * lists 0.873 / 0.910), so a cap that bites is logged. No session SET to raise it: that would not hold behind
+   * PgBouncer in transaction mode (docs/deploy.md). 0: not even one list fits.
    */
   private async listsInMemory(dimension: number, wanted: number): Promise<number> {
     const { rows } = await this.pool.query<{ bytes: number; blocks: number }>(`SELECT
