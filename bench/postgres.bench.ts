@@ -91,7 +91,10 @@ async function indexInLine(url: string, kind: string, total: number): Promise<st
   try {
     if (kind === 'hnsw') return 'HNSW (m 16, ef_construction 64)';
     if (total < DEFAULT_VECTOR_INDEX.minRows) return 'no index (exact scans below 10,000 vectors)';
+    // A build that fails is logged by the service and tried again only after many more vectors: do not wait forever.
+    const deadline = Date.now() + 30 * 60_000;
     for (;;) {
+      if (Date.now() > deadline) throw new Error('the ivfflat index was not built within 30 minutes (see the service log)');
       const { rows } = await pool.query<{ key: string; value: string }>(
         `SELECT key, value FROM service_state WHERE key IN ('vector_index', 'vector_index_build')`);
       const state = rows.find((row) => row.key === 'vector_index');

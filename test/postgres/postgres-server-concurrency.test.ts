@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { PostgresConversationStore } from '../../src/adapters/postgres/postgres-conversation.store.js';
 import { PostgresEmbeddingQueue } from '../../src/adapters/postgres/postgres-embedding.queue.js';
+import { PostgresVectorIndex } from '../../src/adapters/postgres/postgres-vector-index.js';
 import { migratePostgres } from '../../src/adapters/postgres/postgres-migrations.js';
 import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
 import { newId } from '../../src/domain/ids.js';
@@ -62,7 +63,7 @@ describe('postgres server: replicas racing on one database', { skip }, () => {
       await store.create({ id: newId(), label: 'c', folder: '/', importanceScore: 5, now: new Date().toISOString(),
         messages: Array.from({ length: 20 }, (_, i) => ({ role: 'user' as const, content: `message ${c}-${i}` })) }, policy);
     }
-    const workers = [pool(), pool(), pool(), pool()].map((p) => new PostgresEmbeddingQueue(p));
+    const workers = [pool(), pool(), pool(), pool()].map((p) => new PostgresEmbeddingQueue(p, new PostgresVectorIndex(p)));
     const rounds = await Promise.all(workers.flatMap((queue) => [queue.claimPending(10, 60_000), queue.claimPending(10, 60_000)]));
     const keys = rounds.flat().map((message) => message.key);
     assert.equal(keys.length, 60, 'all 60 claimed');

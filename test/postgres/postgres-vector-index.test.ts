@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
-import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
+import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
 import type { VectorIndexOptions } from '../../src/adapters/postgres/postgres-vector-index.js';
 import type { SearchFilter } from '../../src/domain/search.js';
 import type { Logger } from '../../src/ports/logger.js';
@@ -33,23 +33,38 @@ const range = (from: number, count: number) => Array.from({ length: count }, (_,
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 
-async function emptied(): Promise<void> {
-  const pool = createPool(pglite.url, 1);
+/** A connection of the test's own beside the driver's (PGlite is one session: its settings reach the driver's too). */
+async function withSession<T>(work: (session: Pool) => Promise<T>): Promise<T> {
+  const session = createPool(pglite.url, 1);
   try {
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename = 'conversations'`);
-    if (rows[0]!.n > 0) {
-      await pool.query('TRUNCATE conversations, messages, message_vectors, summaries, service_state RESTART IDENTITY CASCADE');
-      for (const name of ['message_vectors_ivfflat', 'message_vectors_ivfflat_next', 'message_vectors_hnsw']) {
-        await pool.query(`DROP INDEX IF EXISTS ${name}`);
-      }
-    }
+    return await work(session);
   } finally {
-    await pool.end();
+    await session.end();
   }
 }
 
+const emptied = () => withSession(async (session) => {
+  const { rows } = await session.query<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename = 'conversations'`);
+  if (rows[0]!.n > 0) {
+    await session.query('TRUNCATE conversations, messages, message_vectors, summaries, service_state RESTART IDENTITY CASCADE');
+    for (const name of ['message_vectors_ivfflat', 'message_vectors_ivfflat_next', 'message_vectors_hnsw']) {
+      await session.query(`DROP INDEX IF EXISTS ${name}`);
+    }
+  }
+});
+
 const open = (vectorIndex: Partial<VectorIndexOptions>, exactMaxCandidates = 0, log?: Logger) =>
   openPostgresStorage({ url: pglite.url, poolSize: 4, exactMaxCandidates, vectorIndex, log });
+
+/** Opens the driver with these index options, runs work on it, and closes it whatever happens. */
+async function withStorage(vectorIndex: Partial<VectorIndexOptions>, work: (storage: PostgresStorage) => Promise<void>): Promise<void> {
+  const storage = await open(vectorIndex);
+  try {
+    await work(storage);
+  } finally {
+    await storage.close();
+  }
+}
 
 /** Stores one-message conversations (`message <n>`, with vectorFor(n)) in `folder` and embeds them as the worker does; returns their vectors. */
 async function addEmbedded(storage: PostgresStorage, numbers: number[], folder = '/all', dimension = DIMENSION):
@@ -75,16 +90,9 @@ function exactTop(vectors: Map<number, Float32Array>, query: Float32Array, k: nu
     .sort((a, b) => b.score - a.score || a.key - b.key).slice(0, k).map((item) => item.key);
 }
 
-async function indexes(): Promise<string[]> {
-  const pool = createPool(pglite.url, 1);
-  try {
-    const { rows } = await pool.query<{ name: string }>(
-      `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname <> 'message_vectors_pkey' ORDER BY 1`);
-    return rows.map((row) => row.name);
-  } finally {
-    await pool.end();
-  }
-}
+const indexes = () => withSession(async (session) => (await session.query<{ name: string }>(
+  `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname <> 'message_vectors_pkey' ORDER BY 1`))
+  .rows.map((row) => row.name));
 
 async function nearestKeys(storage: PostgresStorage, query: Float32Array, k: number, filter: SearchFilter = {}): Promise<number[]> {
   const found = await storage.vectorSearch(() => null).nearest(query, filter, k);
@@ -98,8 +106,7 @@ describe('postgres vector index (ivfflat)', () => {
   beforeEach(emptied);
 
   test('exact scans below minRows; lists learned at minRows and learned again once the vectors double; every list probed is exact', async () => {
-    const storage = await open({ minRows: 60, growth: 2, probeShare: 1 });
-    try {
+    await withStorage({ minRows: 60, growth: 2, probeShare: 1 }, async (storage) => {
       const vectors = await addEmbedded(storage, range(0, 50));
       await storage.vectorIndex.maintain();
       assert.deepEqual(await indexes(), [], 'no index below minRows');
@@ -121,23 +128,18 @@ describe('postgres vector index (ivfflat)', () => {
       assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 12, rows: 140 });
       assert.deepEqual(await indexes(), ['message_vectors_ivfflat'], 'the new index took the old one\'s place');
       for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
-    } finally {
-      await storage.close();
-    }
+    });
   });
 
   test('storing vectors brings the index in line by itself, behind the writes', async () => {
-    const storage = await open({ minRows: 30, growth: 2, probeShare: 1 });
-    try {
+    await withStorage({ minRows: 30, growth: 2, probeShare: 1 }, async (storage) => {
       await addEmbedded(storage, range(0, 40));
       // complete() noted the stored vectors and started the build; maintain() joins it (or finds it done).
       for (let i = 0; i < 100 && (await storage.vectorIndex.currentState()) === null; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 6, rows: 40 });
-    } finally {
-      await storage.close();
-    }
+    });
   });
 
   test('a filtered search yields the admitted vectors however few lie in the probed lists, best first', async () => {
@@ -170,35 +172,29 @@ describe('postgres vector index (ivfflat)', () => {
   });
 
   test('the configured kind wins: an ivfflat store opened for hnsw gets a graph, and back', async () => {
-    let storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
-    const vectors = await addEmbedded(storage, range(0, 60));
-    await storage.vectorIndex.maintain();
-    assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
-    await storage.close();
+    let vectors = new Map<number, Float32Array>();
+    await withStorage({ minRows: 40, growth: 2, probeShare: 1 }, async (storage) => {
+      vectors = await addEmbedded(storage, range(0, 60));
+      await storage.vectorIndex.maintain();
+      assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
+    });
 
-    storage = await open({ kind: 'hnsw' });
-    try {
+    await withStorage({ kind: 'hnsw' }, async (storage) => {
       await storage.vectorIndex.maintain();
       assert.deepEqual(await indexes(), ['message_vectors_hnsw']);
       assert.equal(await storage.vectorIndex.currentState(), null, 'the lists went with their index');
       for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 5), exactTop(vectors, query, 5));
-    } finally {
-      await storage.close();
-    }
+    });
 
-    storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
-    try {
+    await withStorage({ minRows: 40, growth: 2, probeShare: 1 }, async (storage) => {
       await storage.vectorIndex.maintain();
       assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
       assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 8, rows: 60 });
-    } finally {
-      await storage.close();
-    }
+    });
   });
 
   test('a new model drops the index and its lists', async () => {
-    const storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
-    try {
+    await withStorage({ minRows: 40, growth: 2, probeShare: 1 }, async (storage) => {
       await addEmbedded(storage, range(0, 50));
       await storage.vectorIndex.maintain();
       assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
@@ -206,31 +202,22 @@ describe('postgres vector index (ivfflat)', () => {
       await storage.embeddings.recordModel({ model: 'other-model', dimension: 8 });
       assert.deepEqual(await indexes(), []);
       assert.equal(await storage.vectorIndex.currentState(), null);
-    } finally {
-      await storage.close();
-    }
+    });
   });
 
   test('a half-built index left by a crash is dropped, and the build done, when a replica starts', async () => {
-    let storage = await open({ minRows: 1_000 });
-    const vectors = await addEmbedded(storage, range(0, 50));
-    await storage.close();
-    const pool = createPool(pglite.url, 1);
-    try {
-      // What a build cut short leaves behind: the next index's name taken.
-      await pool.query('CREATE INDEX message_vectors_ivfflat_next ON message_vectors (message_seq)');
-    } finally {
-      await pool.end();
-    }
-    storage = await open({ minRows: 40, growth: 2, probeShare: 1 });
-    try {
+    let vectors = new Map<number, Float32Array>();
+    await withStorage({ minRows: 1_000 }, async (storage) => {
+      vectors = await addEmbedded(storage, range(0, 50));
+    });
+    // What a build cut short leaves behind: the next index's name taken.
+    await withSession((session) => session.query('CREATE INDEX message_vectors_ivfflat_next ON message_vectors (message_seq)'));
+    await withStorage({ minRows: 40, growth: 2, probeShare: 1 }, async (storage) => {
       await storage.vectorIndex.maintain();
       assert.deepEqual(await indexes(), ['message_vectors_ivfflat']);
       assert.deepEqual(await storage.vectorIndex.currentState(), { lists: 7, rows: 50 });
       for (const query of queries) assert.deepEqual(await nearestKeys(storage, query, 10), exactTop(vectors, query, 10));
-    } finally {
-      await storage.close();
-    }
+    });
   });
 
   test('a build another replica holds the lease for is left to it; once its lease lapses, this replica builds', async () => {

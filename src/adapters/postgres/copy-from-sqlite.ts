@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { DATABASE_FILE } from '../sqlite/sqlite-storage.js';
 import { blobToVector } from '../sqlite/sqlite-embedding.queue.js';
 import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
+import { PostgresVectorIndex } from './postgres-vector-index.js';
 import { indexMessages } from './postgres-fts-index.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { createPool, inTransaction, toVectorText, type PoolClient } from './postgres-pool.js';
@@ -65,7 +66,8 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
     await migratePostgres(pool);
     const model = sqlite.prepare(`SELECT value FROM service_state WHERE key = 'embedding_model'`).pluck().get() as string | undefined;
     if (model !== undefined) {
-      const recorded = await new PostgresEmbeddingQueue(pool).recordModel(JSON.parse(model));
+      // The target's index is reset for the model and built by the service once it runs (postgres-vector-index.ts).
+      const recorded = await new PostgresEmbeddingQueue(pool, new PostgresVectorIndex(pool)).recordModel(JSON.parse(model));
       if (JSON.stringify(recorded) !== JSON.stringify(JSON.parse(model))) {
         throw new Error(`the target records vectors of ${recorded.model}; the source's are ${JSON.parse(model).model}`);
       }

@@ -1,6 +1,6 @@
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
-import { PostgresVectorIndex } from './postgres-vector-index.js';
+import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
@@ -11,8 +11,7 @@ const MODEL_STATE_KEY = 'embedding_model';
  * worker that died held is taken again once its lease lapses.
  */
 export class PostgresEmbeddingQueue implements EmbeddingQueue {
-  /** Without an index (a copy between stores), vectors are stored and nothing is built. */
-  constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex | null = null) {}
+  constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
     const { rows } = await this.pool.query<PendingMessage>(`
@@ -44,7 +43,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
         RETURNING message_seq)
       SELECT message_seq AS seq FROM stored ORDER BY message_seq`,
     [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]);
-    this.index?.noteStored(rows.length);
+    this.index.noteStored(rows.length);
     return rows.map((row) => row.seq);
   }
 
@@ -135,7 +134,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       await client.query('INSERT INTO service_state (key, value) VALUES ($1, $2)', [MODEL_STATE_KEY, JSON.stringify(info)]);
       const dimension = Math.trunc(info.dimension);
       await client.query('DELETE FROM message_vectors');
-      await (this.index ?? new PostgresVectorIndex(this.pool)).onModelRecorded(client, dimension, async () => {
+      await this.index.onModelRecorded(client, dimension, async () => {
         await client.query(`ALTER TABLE message_vectors ALTER COLUMN embedding TYPE vector(${dimension})`);
       });
       return info;
