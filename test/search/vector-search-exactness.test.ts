@@ -89,6 +89,21 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
               exact.filter((o) => o.score.toFixed(5) === e.score.toFixed(5)).length === 1);
             for (const e of distinct) assert.ok(hits.some((hit) => hit.content === e.text), `"${e.text}" is found (${where})`);
           }
+          // A semantic search re-ranks exactly what its page shows: the next page is exact too, and total still counts
+          // every candidate ranked (the search's depth of 100, or all the filter admits).
+          const admitted = messages.filter((m) => inFolder(m.folder));
+          for (const query of QUERIES) {
+            const queryVector = bridge.embed(query);
+            const exact = admitted.map((m) => dot(m.vector, queryVector)).sort((a, b) => b - a).slice(10, 20);
+            const response = await running.api('POST', '/api/v1/query', {
+              query, mode: 'semantic', limit: 10, offset: 10, ...(folder ? { filters: { folder } } : {}),
+            });
+            assert.equal(response.status, 200);
+            const where = `page 2, query "${query}", folder ${folder ?? 'none'}`;
+            assert.deepEqual((response.body.results as Array<{ score: number }>).map((hit) => hit.score.toFixed(5)),
+              exact.map((score) => clamp01(score).toFixed(5)), `exact float32 scores, best first (${where})`);
+            assert.equal(response.body.total, Math.min(100, admitted.length), `total (${where})`);
+          }
         }
       } finally {
         await running.stop();
