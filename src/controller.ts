@@ -47,6 +47,7 @@ import type { QueryEmbedder } from './ports/query-embedder.js';
 import { bridgeQueryEmbedder, inProcessQueryEmbedder } from './adapters/local-embedding/query-embedder.js';
 import { BUILTIN_EMBEDDING_MODEL, modelCacheDir } from './bridge/builtin/embedding/builtin-model.js';
 import type { Logger } from './ports/logger.js';
+import { WritesInFlight } from './features/conversations/writes-in-flight.js';
 
 export interface ControllerOptions {
   config: Config;
@@ -70,6 +71,8 @@ export interface Controller {
   context: ContextService;
   embeddings: EmbeddingsService;
   worker: EmbeddingWorker;
+  /** Writes of messages waiting on the store (the embedding worker yields to a burst of them). */
+  writes: WritesInFlight;
   /** The vector index and its catch-up after a start (status for /health). */
   holder: VectorIndexHolder;
   close(): Promise<void>;
@@ -103,7 +106,9 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   // The vector index and the worker that fills it.
   const holder = new VectorIndexHolder(queue, storage.openLocalIndex, log);
   await holder.start();
-  const worker = buildEmbeddingWorker(config, storage, provider, holder, metrics.registry, log);
+  // Writes of messages waiting on the store: the embedding worker yields to a burst of them.
+  const writes = new WritesInFlight();
+  const worker = buildEmbeddingWorker(config, storage, provider, holder, metrics.registry, log, writes);
   const removeFromIndex = (keys: readonly number[]) => {
     // Deleted messages also drop out of search results by themselves (hits are read from the store).
     holder.current().index?.remove(keys).catch((error: unknown) => log.warn({ err: error }, 'removing vectors from the index failed'));
@@ -116,7 +121,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const conversations = new ConversationService({
     store, clock, sessionGapMs: sessionGapMs(config), limits: conversationLimits(config),
     onMessagesStored: () => worker.wake(),
-    onConversationDeleted: removeFromIndex, accesses,
+    onConversationDeleted: removeFromIndex, accesses, writes,
   });
   // Before listening, not on the first question that names a date (see warmUpDateParsing).
   warmUpDateParsing(clock.now());
@@ -157,6 +162,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onMessagesStored: () => worker.wake(),
     onMessagesRemoved: removeFromIndex,
     accessesRecorded: () => accesses.settled(),
+    writes,
   });
 
   // Their routes, the MCP tools over them, and the system routes.
@@ -180,7 +186,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     await accesses.settled();
     await storage.close();
   });
-  return { app, storage, store, conversations, search, context, embeddings, worker, holder, close: () => app.close() };
+  return { app, storage, store, conversations, search, context, embeddings, worker, writes, holder, close: () => app.close() };
 }
 
 /** Questions embedded in process when the bridge runs the builtin model (search.query_embedding). */
@@ -213,7 +219,7 @@ function conversationLimits(config: Config) {
 }
 
 function buildEmbeddingWorker(config: Config, storage: Storage, provider: EmbeddingProvider, holder: VectorIndexHolder,
-  registry: Registry, log: Logger): EmbeddingWorker {
+  registry: Registry, log: Logger, writes: WritesInFlight): EmbeddingWorker {
   const embeddedTotal = new Counter({
     name: 'memsvc_embedding_jobs_completed_total',
     help: 'Messages whose embedding this replica computed and stored',
@@ -228,6 +234,8 @@ function buildEmbeddingWorker(config: Config, storage: Storage, provider: Embedd
     saveIntervalMs: INDEX_SAVE_INTERVAL_MS,
     claimLeaseMs: config.embedding_worker.claim_lease_ms,
     onEmbedded: (count) => embeddedTotal.inc(count),
+    maxYieldMs: config.embedding_worker.max_yield_ms,
+    writesWaiting: () => writes.waiting(),
   }, log);
 }
 

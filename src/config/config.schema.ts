@@ -140,6 +140,11 @@ export const ConfigSchema = Type.Object({
     bridge_probe_max_ms: Type.Integer({ default: 1000, minimum: 10 }),
     /** postgres: a claimed batch not finished within this time is taken again by another replica. */
     claim_lease_ms: Type.Integer({ default: 60_000, minimum: 100 }),
+    /**
+     * While clients wait on writes of messages (4 or more at once), the worker embeds nothing for at most this long at a
+     * stretch, then one batch; 0: it never yields. See docs/configuration.md.
+     */
+    max_yield_ms: Type.Integer({ default: 1000, minimum: 0, maximum: 60_000 }),
   }, { default: {} }),
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */

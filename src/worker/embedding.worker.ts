@@ -19,7 +19,24 @@ export interface EmbeddingWorkerOptions {
   claimLeaseMs: number;
   /** Told how many messages this worker embedded and stored (for the jobs-completed counter). */
   onEmbedded?: (count: number) => void;
+  /**
+   * While at least YIELD_WRITES_WAITING writes of messages wait for their acknowledgement (`writesWaiting`), the worker
+   * claims no batch, for at most this long at a stretch; then one batch, and it yields again. 0: never yields.
+   */
+  maxYieldMs?: number;
+  /** Writes of messages waiting on the store now (WritesInFlight); absent: the worker never yields. */
+  writesWaiting?: () => number;
 }
+
+/**
+ * Writes waiting that make the worker yield. A client storing at a steady pace has one or none waiting at a time; a
+ * burst keeps its every connection waiting. On 2 cores the pipeline (the bridge's embedding, the index inserts, the
+ * writer's completions) took half the acknowledged rate of a burst: 6,800 msgs/s with it against 13,000-15,000
+ * without (concurrency 8, docs/performance.md, session 27).
+ */
+export const YIELD_WRITES_WAITING = 4;
+/** How often a yielding worker looks again. */
+const YIELD_POLL_MS = 20;
 
 export interface EmbeddingWorkerState {
   running: boolean;
@@ -45,6 +62,8 @@ export class EmbeddingWorker {
   private indexing: Promise<void> = Promise.resolve();
   /** Vectors of the batch being stored and not yet handed to the index. */
   private storing = 0;
+  /** When the worker began leaving the cores to waiting writes (null: not yielding). */
+  private yieldingSince: number | null = null;
   private stopped = true;
   /** The watch for the bridge's return after a failed batch (one at a time). */
   private bridgeWatch: AbortController | null = null;
@@ -110,7 +129,25 @@ export class EmbeddingWorker {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.cycle ??= this.runCycle(); }, delayMs);
+    this.timer = setTimeout(() => {
+      if (this.cycle) return;
+      if (this.yielding()) this.schedule(YIELD_POLL_MS);
+      else this.cycle = this.runCycle();
+    }, delayMs);
+  }
+
+  /** Writes are waiting for their acknowledgement: leave the cores to them, at most maxYieldMs at a stretch. */
+  private yielding(): boolean {
+    const maxYieldMs = this.options.maxYieldMs ?? 0;
+    if (maxYieldMs <= 0 || (this.options.writesWaiting?.() ?? 0) < YIELD_WRITES_WAITING) {
+      this.yieldingSince = null;
+      return false;
+    }
+    const now = performance.now();
+    this.yieldingSince ??= now;
+    if (now - this.yieldingSince < maxYieldMs) return true;
+    this.yieldingSince = null;
+    return false;
   }
 
   private async runCycle(): Promise<void> {

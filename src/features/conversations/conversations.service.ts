@@ -21,6 +21,7 @@ import type {
   FolderCount,
   GroupStats,
 } from '../../ports/conversation-store.js';
+import type { WritesInFlight } from './writes-in-flight.js';
 
 export interface LabelOrFolder { label?: string; folder?: string }
 
@@ -63,6 +64,8 @@ export interface ConversationServiceDeps {
   onConversationDeleted?: (messageKeys: readonly number[]) => void;
   /** Where client reads record their access (one recorder for every feature that counts a read). */
   accesses: AccessRecorder;
+  /** Counts creates and appends while they wait on the store (absent: not counted). */
+  writes?: WritesInFlight;
 }
 
 export interface FolderNode {
@@ -79,16 +82,21 @@ export class ConversationService {
 
   async create(input: CreateConversationInput): Promise<Conversation> {
     const now = this.now();
-    const conversation = await this.deps.store.create({
+    const planned = {
       id: input.id ?? newId(),
       label: this.label(input.label),
       folder: this.folder(input.folder ?? ROOT_FOLDER),
       importanceScore: input.importanceScore ?? DEFAULT_IMPORTANCE,
       messages: this.messages(input.messages),
       now,
-    }, this.appendPolicy());
+    };
+    const conversation = await this.stored(() => this.deps.store.create(planned, this.appendPolicy()));
     if (input.messages.length > 0) this.deps.onMessagesStored?.();
     return conversation;
+  }
+
+  private stored<T>(write: () => Promise<T>): Promise<T> {
+    return this.deps.writes ? this.deps.writes.around(write) : write();
   }
 
   /** A read by a client: records last access (for pruning), and answers without waiting for that write. */
@@ -167,7 +175,8 @@ export class ConversationService {
 
   async appendMessages(id: string, inputs: readonly MessageInput[]) {
     this.requireUuid(id);
-    const result = await this.deps.store.appendMessages(id, this.messages(inputs), this.now(), this.appendPolicy());
+    const messages = this.messages(inputs);
+    const result = await this.stored(() => this.deps.store.appendMessages(id, messages, this.now(), this.appendPolicy()));
     if (result === null) throw new ConversationNotFoundError(id);
     this.deps.onMessagesStored?.();
     return result;

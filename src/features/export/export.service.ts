@@ -6,6 +6,7 @@ import type { ArchiveFilter, ConversationArchive, ImportConflict, ImportedConver
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import { exportWriter, FORMAT_INFO, type ExportFormat } from './export.formats.js';
 import { elementPlace, linePlace, parseConversationRecord, type ImportLimits, type RecordPlace } from './import-records.js';
+import type { WritesInFlight } from '../conversations/writes-in-flight.js';
 
 export interface ExportServiceDeps {
   store: ConversationStore;
@@ -18,6 +19,8 @@ export interface ExportServiceDeps {
   onMessagesRemoved?: (keys: readonly number[]) => void;
   /** Settles once the reads already answered have their access stored: an export carries last_accessed. */
   accessesRecorded: () => Promise<void>;
+  /** Counts imports while they wait on the store (absent: not counted). */
+  writes?: WritesInFlight;
 }
 
 export interface ExportRequest {
@@ -107,7 +110,8 @@ export class ExportService {
 
   /** Stores prepared records, all or none. */
   async storeImport(parsed: readonly ImportedConversation[], onConflict: ImportConflict): Promise<ImportOutcome> {
-    const outcome = await this.deps.archive.importAll(parsed, onConflict);
+    const write = () => this.deps.archive.importAll(parsed, onConflict);
+    const outcome = await (this.deps.writes ? this.deps.writes.around(write) : write());
     if (outcome.removedMessageKeys.length > 0) this.deps.onMessagesRemoved?.(outcome.removedMessageKeys);
     if (outcome.messages > 0) this.deps.onMessagesStored?.();
     return outcome;
