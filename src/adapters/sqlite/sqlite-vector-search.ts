@@ -37,15 +37,6 @@ const FILTER_SAMPLE = 256;
  */
 const RERANK_FACTOR = 4;
 const MIN_RERANKED = 400;
-/**
- * Without a filter, the graphs' best this many (or `exact` + UNFILTERED_RERANK_MARGIN, if more) are re-ranked exactly
- * when only the first `exact` must be exact. On a 1,070,072-vector store (200 questions, the graphs searched as for
- * 116), the exact top 10 were found with recall 0.978 among the best 56 by the graphs' scores against 0.980 among
- * all 116 (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --depth 56`): half the stored vectors read,
- * which are a semantic search's reads from a table too large to stay cached.
- */
-const MIN_UNFILTERED_RERANK = 56;
-const UNFILTERED_RERANK_MARGIN = 16;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
 const COUNT_CAP_FACTOR = 25;
 
@@ -83,16 +74,13 @@ export class SqliteVectorSearch implements VectorSearch {
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
   }
 
-  async nearest(vector: Float32Array, filter: SearchFilter, depth: number, exact = depth): Promise<ScoredKey[]> {
+  async nearest(vector: Float32Array, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     const index = this.localIndex();
     if (index === null) return [];
     const size = index.size();
     if (!hasFilter(filter)) {
-      const found = await index.search(vector, indexCandidates(depth, size, size));
-      const reranked = Math.max(MIN_UNFILTERED_RERANK, Math.min(depth, exact) + UNFILTERED_RERANK_MARGIN);
-      if (found.length <= reranked) return this.reads.rerank(vector, found.map((item) => item.key), depth);
-      const best = await this.reads.rerank(vector, found.slice(0, reranked).map((item) => item.key), reranked);
-      return [...best, ...approximateAfter(found.slice(reranked), best)].slice(0, depth);
+      const keys = (await index.search(vector, indexCandidates(depth, size, size))).map((item) => item.key);
+      return this.reads.rerank(vector, keys, depth);
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
@@ -121,15 +109,6 @@ export class SqliteVectorSearch implements VectorSearch {
     const reranked = admitted.slice(0, Math.max(depth * RERANK_FACTOR, MIN_RERANKED)).map((item) => item.key);
     return this.reads.rerank(vector, reranked, depth);
   }
-}
-
-/**
- * Candidates past the exactly re-ranked ones, in the index's order, their approximate scores capped at the last
- * exact score so the ranking stays best first (the index's scores are of its quantized, projected vectors).
- */
-function approximateAfter(rest: readonly ScoredKey[], exact: readonly ScoredKey[]): ScoredKey[] {
-  const floor = exact.at(-1)?.score ?? Number.POSITIVE_INFINITY;
-  return rest.map((item) => ({ key: item.key, score: Math.min(item.score, floor) }));
 }
 
 /**

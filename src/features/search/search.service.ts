@@ -72,8 +72,7 @@ export class SearchService {
     if (mode === 'keyword') {
       ranking = await this.keywordRanking(request.query, filter, depth);
     } else if (mode === 'semantic') {
-      // Only the page is shown: the candidates after it are counted in total, and need not be in exact order.
-      ranking = await this.semanticRanking(request.query, filter, depth, request.offset + request.limit);
+      ranking = await this.semanticRanking(request.query, filter, depth);
     } else {
       // Semantic first: full text runs on this thread while the index thread searches (or the bridge embeds).
       const pendingDense = this.semanticRanking(request.query, filter, depth).catch((error: unknown) => {
@@ -142,8 +141,8 @@ export class SearchService {
       .map(fromRanked);
   }
 
-  /** Cosine similarity ranking, the first `exact` (all when absent) exactly; empty while nothing is embedded yet. */
-  async semanticRanking(query: string, filter: SearchFilter, depth: number, exact = depth): Promise<ScoredKey[]> {
+  /** Cosine similarity ranking; empty while nothing is embedded yet. */
+  async semanticRanking(query: string, filter: SearchFilter, depth: number): Promise<ScoredKey[]> {
     await this.deps.holder.refresh();
     const { model, mismatch } = this.deps.holder.current();
     if (mismatch) throw modelChanged(mismatch.recorded.model, mismatch.current.model);
@@ -161,7 +160,7 @@ export class SearchService {
     }
     if (batch.model !== model.model || batch.dimension !== model.dimension) throw modelChanged(model.model, batch.model);
     const vector = batch.vectors[0]!;
-    const ranking = await this.deps.vectors.nearest(vector, filter, depth, exact);
+    const ranking = await this.deps.vectors.nearest(vector, filter, depth);
     return ranking.map((item) => ({ key: item.key, score: clamp01(item.score) }));
   }
 
