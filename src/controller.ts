@@ -47,7 +47,7 @@ import type { QueryEmbedder } from './ports/query-embedder.js';
 import { bridgeQueryEmbedder, inProcessQueryEmbedder } from './adapters/local-embedding/query-embedder.js';
 import { BUILTIN_EMBEDDING_MODEL, modelCacheDir } from './bridge/builtin/embedding/builtin-model.js';
 import type { Logger } from './ports/logger.js';
-import { WritesInFlight } from './features/conversations/writes-in-flight.js';
+import { WritesInFlight } from './domain/writes-in-flight.js';
 
 export interface ControllerOptions {
   config: Config;

@@ -21,7 +21,7 @@ import type {
   FolderCount,
   GroupStats,
 } from '../../ports/conversation-store.js';
-import type { WritesInFlight } from './writes-in-flight.js';
+import type { WritesInFlight } from '../../domain/writes-in-flight.js';
 
 export interface LabelOrFolder { label?: string; folder?: string }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import { AccessRecorder } from './access-recorder.js';
 import { ConversationService } from './conversations.service.js';
-import { WritesInFlight } from './writes-in-flight.js';
+import { WritesInFlight } from '../../domain/writes-in-flight.js';
 
 test('a write is counted until it settles, whether it succeeds or fails', async () => {
   const writes = new WritesInFlight();

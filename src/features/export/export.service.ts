@@ -6,7 +6,7 @@ import type { ArchiveFilter, ConversationArchive, ImportConflict, ImportedConver
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import { exportWriter, FORMAT_INFO, type ExportFormat } from './export.formats.js';
 import { elementPlace, linePlace, parseConversationRecord, type ImportLimits, type RecordPlace } from './import-records.js';
-import type { WritesInFlight } from '../conversations/writes-in-flight.js';
+import type { WritesInFlight } from '../../domain/writes-in-flight.js';
 
 export interface ExportServiceDeps {
   store: ConversationStore;
