@@ -37,6 +37,12 @@ export interface EmbeddingWorkerOptions {
 export const YIELD_WRITES_WAITING = 4;
 /** How often a yielding worker looks again. */
 const YIELD_POLL_MS = 20;
+/**
+ * A burst has ended once no look saw it for this long. Writes leave the store a group at a time, so the count dips
+ * between groups; without this the worker went on at each dip (a fresh 1M store's burst: 9,721-9,757 msgs/s
+ * acknowledged with it yielding only at the moment it looked).
+ */
+const YIELD_QUIET_MS = 100;
 
 export interface EmbeddingWorkerState {
   running: boolean;
@@ -64,6 +70,8 @@ export class EmbeddingWorker {
   private storing = 0;
   /** When the worker began leaving the cores to waiting writes (null: not yielding). */
   private yieldingSince: number | null = null;
+  /** When the worker last saw YIELD_WRITES_WAITING writes waiting. */
+  private crowdedAt = Number.NEGATIVE_INFINITY;
   private stopped = true;
   /** The watch for the bridge's return after a failed batch (one at a time). */
   private bridgeWatch: AbortController | null = null;
@@ -139,11 +147,13 @@ export class EmbeddingWorker {
   /** Writes are waiting for their acknowledgement: leave the cores to them, at most maxYieldMs at a stretch. */
   private yielding(): boolean {
     const maxYieldMs = this.options.maxYieldMs ?? 0;
-    if (maxYieldMs <= 0 || (this.options.writesWaiting?.() ?? 0) < YIELD_WRITES_WAITING) {
+    if (maxYieldMs <= 0) return false;
+    const now = performance.now();
+    if ((this.options.writesWaiting?.() ?? 0) >= YIELD_WRITES_WAITING) this.crowdedAt = now;
+    if (now - this.crowdedAt >= YIELD_QUIET_MS) {
       this.yieldingSince = null;
       return false;
     }
-    const now = performance.now();
     this.yieldingSince ??= now;
     if (now - this.yieldingSince < maxYieldMs) return true;
     this.yieldingSince = null;
