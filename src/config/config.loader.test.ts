@@ -190,7 +190,8 @@ describe('loadConfig', () => {
       MEMSVC_STORAGE_VECTOR_INDEX: 'hnsw', MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '0.05' } }).storage;
     assert.deepEqual([postgres.driver, postgres.vector_index, postgres.ivfflat_probe_share], ['postgres', 'hnsw', 0.05]);
     assert.deepEqual([loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.vector_index,
-      loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.ivfflat_probe_share], ['ivfflat', 0.2]);    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '-1' } }, /embedding_worker\.max_yield_ms/);
+      loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.ivfflat_probe_share], ['ivfflat', 0.2]);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '-1' } }, /embedding_worker\.max_yield_ms/);
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '0' } }).embedding_worker.max_yield_ms, 0);
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: {} }).embedding_worker.max_yield_ms, 1000);
   });

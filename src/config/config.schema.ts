@@ -141,8 +141,8 @@ export const ConfigSchema = Type.Object({
     /** postgres: a claimed batch not finished within this time is taken again by another replica. */
     claim_lease_ms: Type.Integer({ default: 60_000, minimum: 100 }),
     /**
-     * While clients wait on writes of messages (4 or more at once), the worker embeds nothing for at most this long at a
-     * stretch, then one batch; 0: it never yields. See docs/configuration.md.
+     * Once clients wait on writes of messages (4 or more at once), the worker embeds nothing until the burst ends, for at
+     * most this long at a stretch, then one batch; 0: it never yields. See docs/configuration.md.
      */
     max_yield_ms: Type.Integer({ default: 1000, minimum: 0, maximum: 60_000 }),
   }, { default: {} }),

@@ -20,8 +20,9 @@ export interface EmbeddingWorkerOptions {
   /** Told how many messages this worker embedded and stored (for the jobs-completed counter). */
   onEmbedded?: (count: number) => void;
   /**
-   * While at least YIELD_WRITES_WAITING writes of messages wait for their acknowledgement (`writesWaiting`), the worker
-   * claims no batch, for at most this long at a stretch; then one batch, and it yields again. 0: never yields.
+   * Once YIELD_WRITES_WAITING writes of messages wait for their acknowledgement (`writesWaiting`), the worker claims no
+   * batch until the burst ends (YIELD_QUIET_MS without it), for at most this long at a stretch; then one batch, and it
+   * yields again. 0: never yields.
    */
   maxYieldMs?: number;
   /** Writes of messages waiting on the store now (WritesInFlight); absent: the worker never yields. */
