@@ -49,8 +49,9 @@ try {
       const first = !asked.has(i % questions.length);
       const started = performance.now();
       await ask(i);
-      times.push(performance.now() - started);
-      (first ? firstAsks : again).push(times.at(-1)!);
+      const elapsed = performance.now() - started;
+      times.push(elapsed);
+      (first ? firstAsks : again).push(elapsed);
     }
     const health: number[] = [];
     for (let i = 0; i < 200; i += 1) {

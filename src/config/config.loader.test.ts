@@ -192,6 +192,8 @@ describe('loadConfig', () => {
     assert.deepEqual([loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.vector_index,
       loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.ivfflat_probe_share], ['ivfflat', 0.2]);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '-1' } }, /embedding_worker\.max_yield_ms/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '60001' } }, /embedding_worker\.max_yield_ms/);
+    assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '60000' } }).embedding_worker.max_yield_ms, 60_000);
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '0' } }).embedding_worker.max_yield_ms, 0);
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: {} }).embedding_worker.max_yield_ms, 1000);
   });

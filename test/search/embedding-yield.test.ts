@@ -29,19 +29,27 @@ describe('embedding yields to a burst of writes', () => {
   before(async () => { bridge = await new FakeBridge().start(); });
   after(async () => { await bridge.stop(); });
 
-  const withService = async (maxYieldMs: number, run: (running: RunningService) => Promise<void>) => {
+  /** A service whose worker yields for maxYieldMs, with `held` writes waiting until `release` (or the end). */
+  const withService = async (maxYieldMs: number, held: number,
+    run: (running: RunningService, release: () => Promise<void>) => Promise<void>) => {
     const running = await startService({ bridge: { url: bridge.url }, overrides: { embedding_worker: { max_yield_ms: maxYieldMs } } });
+    const release = holdWrites(running, held);
     try {
-      await run(running);
+      await run(running, release);
     } finally {
+      await release();
       await running.stop();
       removeDir(running.dataDir);
     }
   };
+  /** Stores a 2-message conversation and waits until `total` messages are embedded. */
+  const storedAndEmbedded = async (running: RunningService, label: string, total: number, what: string) => {
+    await store(running, label);
+    await waitFor(() => embedded(running), { what, until: (done) => done === total, timeoutMs: 10_000 });
+  };
 
   test('while writes wait, nothing is embedded; once they are answered, the messages are', async () => {
-    await withService(60_000, async (running) => {
-      const release = holdWrites(running, YIELD_WRITES_WAITING);
+    await withService(60_000, YIELD_WRITES_WAITING, async (running, release) => {
       await store(running, 'burst');
       await new Promise((resolve) => setTimeout(resolve, 500));
       assert.equal(await embedded(running), 0, 'the worker yields while writes wait');
@@ -51,31 +59,21 @@ describe('embedding yields to a burst of writes', () => {
   });
 
   test('fewer writes waiting than the threshold: the worker does not yield', async () => {
-    await withService(60_000, async (running) => {
-      const release = holdWrites(running, YIELD_WRITES_WAITING - 1);
-      await store(running, 'steady');
-      await waitFor(() => embedded(running), { what: 'embedded beside a few waiting writes', until: (done) => done === 2, timeoutMs: 10_000 });
-      await release();
+    await withService(60_000, YIELD_WRITES_WAITING - 1, async (running) => {
+      await storedAndEmbedded(running, 'steady', 2, 'embedded beside a few waiting writes');
     });
   });
 
   test('a burst that never ends still lets a batch through every max_yield_ms', async () => {
-    await withService(300, async (running) => {
-      const release = holdWrites(running, YIELD_WRITES_WAITING + 4);
-      await store(running, 'first');
-      await waitFor(() => embedded(running), { what: 'embedded although the writes still wait', until: (done) => done === 2, timeoutMs: 10_000 });
-      await store(running, 'second');
-      await waitFor(() => embedded(running), { what: 'the next one too', until: (done) => done === 4, timeoutMs: 10_000 });
-      await release();
+    await withService(300, YIELD_WRITES_WAITING + 4, async (running) => {
+      await storedAndEmbedded(running, 'first', 2, 'embedded although the writes still wait');
+      await storedAndEmbedded(running, 'second', 4, 'the next one too');
     });
   });
 
   test('max_yield_ms 0: the worker never yields', async () => {
-    await withService(0, async (running) => {
-      const release = holdWrites(running, YIELD_WRITES_WAITING + 4);
-      await store(running, 'never');
-      await waitFor(() => embedded(running), { what: 'embedded while writes wait', until: (done) => done === 2, timeoutMs: 10_000 });
-      await release();
+    await withService(0, YIELD_WRITES_WAITING + 4, async (running) => {
+      await storedAndEmbedded(running, 'never', 2, 'embedded while writes wait');
     });
   });
 });

@@ -21,7 +21,7 @@ import type {
   FolderCount,
   GroupStats,
 } from '../../ports/conversation-store.js';
-import type { WritesInFlight } from '../../domain/writes-in-flight.js';
+import { WritesInFlight } from '../../domain/writes-in-flight.js';
 
 export interface LabelOrFolder { label?: string; folder?: string }
 
@@ -64,7 +64,7 @@ export interface ConversationServiceDeps {
   onConversationDeleted?: (messageKeys: readonly number[]) => void;
   /** Where client reads record their access (one recorder for every feature that counts a read). */
   accesses: AccessRecorder;
-  /** Counts creates and appends while they wait on the store (absent: not counted). */
+  /** Counts creates and appends while they wait on the store (absent: a counter no one reads). */
   writes?: WritesInFlight;
 }
 
@@ -78,7 +78,11 @@ export interface FolderNode {
 
 /** The use-cases of conversation management; transport-agnostic (HTTP routes and MCP tools call it). */
 export class ConversationService {
-  constructor(private readonly deps: ConversationServiceDeps) {}
+  private readonly writes: WritesInFlight;
+
+  constructor(private readonly deps: ConversationServiceDeps) {
+    this.writes = deps.writes ?? new WritesInFlight();
+  }
 
   async create(input: CreateConversationInput): Promise<Conversation> {
     const now = this.now();
@@ -90,13 +94,9 @@ export class ConversationService {
       messages: this.messages(input.messages),
       now,
     };
-    const conversation = await this.stored(() => this.deps.store.create(planned, this.appendPolicy()));
+    const conversation = await this.writes.around(() => this.deps.store.create(planned, this.appendPolicy()));
     if (input.messages.length > 0) this.deps.onMessagesStored?.();
     return conversation;
-  }
-
-  private stored<T>(write: () => Promise<T>): Promise<T> {
-    return this.deps.writes ? this.deps.writes.around(write) : write();
   }
 
   /** A read by a client: records last access (for pruning), and answers without waiting for that write. */
@@ -176,7 +176,7 @@ export class ConversationService {
   async appendMessages(id: string, inputs: readonly MessageInput[]) {
     this.requireUuid(id);
     const messages = this.messages(inputs);
-    const result = await this.stored(() => this.deps.store.appendMessages(id, messages, this.now(), this.appendPolicy()));
+    const result = await this.writes.around(() => this.deps.store.appendMessages(id, messages, this.now(), this.appendPolicy()));
     if (result === null) throw new ConversationNotFoundError(id);
     this.deps.onMessagesStored?.();
     return result;

@@ -6,7 +6,7 @@ import type { ArchiveFilter, ConversationArchive, ImportConflict, ImportedConver
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import { exportWriter, FORMAT_INFO, type ExportFormat } from './export.formats.js';
 import { elementPlace, linePlace, parseConversationRecord, type ImportLimits, type RecordPlace } from './import-records.js';
-import type { WritesInFlight } from '../../domain/writes-in-flight.js';
+import { WritesInFlight } from '../../domain/writes-in-flight.js';
 
 export interface ExportServiceDeps {
   store: ConversationStore;
@@ -19,7 +19,7 @@ export interface ExportServiceDeps {
   onMessagesRemoved?: (keys: readonly number[]) => void;
   /** Settles once the reads already answered have their access stored: an export carries last_accessed. */
   accessesRecorded: () => Promise<void>;
-  /** Counts imports while they wait on the store (absent: not counted). */
+  /** Counts imports while they wait on the store (absent: a counter no one reads). */
   writes?: WritesInFlight;
 }
 
@@ -46,7 +46,11 @@ const MESSAGE_PAGE = 500;
  * then all are stored in one transaction.
  */
 export class ExportService {
-  constructor(private readonly deps: ExportServiceDeps) {}
+  private readonly writes: WritesInFlight;
+
+  constructor(private readonly deps: ExportServiceDeps) {
+    this.writes = deps.writes ?? new WritesInFlight();
+  }
 
   /** Validates the request (throwing 400s before anything is sent) and returns the stream to send. */
   prepareExport(request: ExportRequest): PreparedExport {
@@ -110,8 +114,7 @@ export class ExportService {
 
   /** Stores prepared records, all or none. */
   async storeImport(parsed: readonly ImportedConversation[], onConflict: ImportConflict): Promise<ImportOutcome> {
-    const write = () => this.deps.archive.importAll(parsed, onConflict);
-    const outcome = await (this.deps.writes ? this.deps.writes.around(write) : write());
+    const outcome = await this.writes.around(() => this.deps.archive.importAll(parsed, onConflict));
     if (outcome.removedMessageKeys.length > 0) this.deps.onMessagesRemoved?.(outcome.removedMessageKeys);
     if (outcome.messages > 0) this.deps.onMessagesStored?.();
     return outcome;
