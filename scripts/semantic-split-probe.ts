@@ -7,13 +7,16 @@
  * changed graph, which holds searches a graph at a time), then times --rounds passes over the bench's questions
  * after two unmeasured ones.
  *
+ * --questions recall asks the scale bench's 100 recall questions (what its semantic rows time) rather than its 15.
+ *
  * With --folder, every question is asked under that folder filter (the scale bench's /sel/a is 10% of the messages,
  * /sel/a/b 1%), and counting the filter's matches is timed too.
  *
  *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20] [--folder /sel/a]
+ *     [--questions recall]
  *     [--search-<key> <number>]
  */
-import { BENCH_QUERIES } from '../bench/lib/search-queries.js';
+import { BENCH_QUERIES, recallQuestions } from '../bench/lib/search-queries.js';
 import { percentile } from '../bench/lib/stats.js';
 import { EmbeddedMatchCounter } from '../src/adapters/sqlite/sqlite-vector-count.js';
 import { SqliteVectorSearch } from '../src/adapters/sqlite/sqlite-vector-search.js';
@@ -60,14 +63,15 @@ const stack = await startService({
 const { search } = stack.controller;
 const folder = option('folder', '');
 const filters = folder === '' ? undefined : { folder };
+const questions = option('questions', 'bench') === 'recall' ? recallQuestions(100) : BENCH_QUERIES;
 const ask = (query: string) => search.query({ query, limit: 10, offset: 0, mode: 'semantic', filters });
 try {
-  await waitForGraph(search, BENCH_QUERIES[0]!, { caughtUp: true });
+  await waitForGraph(search, questions[0]!, { caughtUp: true });
   await new Promise((resolve) => setTimeout(resolve, Number(option('settle', '20')) * 1000));
   const rounds = Number(option('rounds', '10'));
   for (let round = 0; round < rounds + 2; round += 1) {
     measuring = round >= 2;
-    for (const query of BENCH_QUERIES) await ask(query);
+    for (const query of questions) await ask(query);
   }
   for (const [label, list] of times) {
     const sorted = [...list].sort((a, b) => a - b);

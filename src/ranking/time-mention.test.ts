@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { favourNamedPeriods, namedPeriods, parsePeriods, periodMatcher, writtenDuring } from './time-mention.js';
+import { favourNamedPeriods, mayNamePeriod, namedPeriods, parsePeriods, periodMatcher, writtenDuring } from './time-mention.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 
@@ -55,9 +55,21 @@ test('the cheap word check before parsing never changes what is read', () => {
     'a fortnight ago', 'at noon on Friday', 'What did Caroline research?', 'database migration deadlock',
     'how do I speed up slow queries', 'Why did Jon shut down his bank account?', 'What is Melanie\'s favourite book?',
     'kubernetes deployment rollback', 'What are the hobbies of the assistant?', 'Dec 25', 'tomorrow at 5pm',
+    'Sept. 14', 'Tues at three', 'thurs', 'two hrs ago', 'in three days', 'a couple of weeks ago', 'over the weekend',
+    'mid-June', 'this evening', 'last night', 'right now', 'next quarter', 'in a fortnight', 'earlier this year',
+    'a few mins ago', 'three yrs ago', 'last Friday', 'the coming month', 'past decade', 'JANUARY', 'on the 3rd',
+    'married in the summer', 'marathon training plan', 'sunrise over the bay',
   ];
   for (const question of questions) {
     assert.deepEqual(namedPeriods(question, now), parsePeriods(question, now), question);
   }
   assert.ok(questions.filter((question) => parsePeriods(question, now).length > 0).length >= 15, 'positive control: most name a period');
+});
+
+test('words that only begin like a date word do not send a question to the parser', () => {
+  for (const question of ['marathon training plan', 'sunrise over the bay', 'my friends decided', 'married a close friend',
+    'simmer the marinade', 'monitor the secrets', 'the minimum satisfies the wedding']) {
+    assert.equal(mayNamePeriod(question), false, question);
+  }
+  for (const question of ['in June', 'three weeks ago', 'Tues', 'on 3/5', 'right now', 'Sept. 14']) assert.equal(mayNamePeriod(question), true, question);
 });
