@@ -25,7 +25,7 @@ const { queries, recall } = await recallCheck(embedder, matrix, Number(option('q
 
 for (const slice of option('slices', '64,256,1024').split(',').map(Number)) {
   const dir = mkdtempSync(join(tmpdir(), 'memsvc-insert-probe-'));
-  const { index } = PartitionedVectorIndex.open(dir, embedder.model, DIMENSION, { ...DEFAULT_HNSW_PARAMETERS });
+  const { index } = PartitionedVectorIndex.open(dir, embedder.model, DIMENSION, { ...DEFAULT_HNSW_PARAMETERS, searchThreads: 1 });
   const waiting: Array<{ keys: number[]; matrix: Float32Array }> = [];
   const cpu0 = process.cpuUsage();
   const started = performance.now();

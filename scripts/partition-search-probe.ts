@@ -108,7 +108,7 @@ for (const shares of shareRows) {
   const probes = shares.length;
   if (!opened.has(probes)) {
     const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
-      { ...DEFAULT_HNSW_PARAMETERS, partitionExpansion: expansion, probes });
+      { ...DEFAULT_HNSW_PARAMETERS, partitionExpansion: expansion, probes, searchThreads: 1 });
     // The probe varies what the index decides itself (how many each partition gives): it reads its graphs directly.
     opened.set(probes, index as unknown as Internals);
   }

@@ -28,6 +28,7 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
       partitions: config.search.index_partitions,
       probes: config.search.index_probes,
       projectionEnergy: config.search.index_projection_energy,
+      searchThreads: config.search.index_search_threads,
     },
   });
 }

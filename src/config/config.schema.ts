@@ -183,6 +183,12 @@ export const ConfigSchema = Type.Object({
      */
     index_projection_energy: Type.Number({ default: 0.95, minimum: 0, maximum: 1 }),
     /**
+     * SQLite: threads one search of the partitions runs on. 2: a second index thread holds half the partitions (near
+     * regions on different threads), so a question's graph searches run on two cores, and the two threads insert and
+     * save their own partitions; 1: the index thread holds them all. Read at start-up; the saved index is the same.
+     */
+    index_search_threads: Type.Integer({ default: 2, minimum: 1, maximum: 2 }),
+    /**
      * auto: with the builtin embedder, questions are embedded in the controller's process (same vectors, no bridge
      * round trip; needs the bridge's model cache in <data_dir>/cache); bridge: every question goes to the bridge.
      */

@@ -38,7 +38,7 @@ describe('HNSW graph parameters', () => {
         MEMSVC_SEARCH_INDEX_CONNECTIVITY: '8', MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '12',
         MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '40', MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '50', MEMSVC_SEARCH_INDEX_PARTITION_EXPANSION: '20',
         MEMSVC_SEARCH_INDEX_QUANTIZATION: 'f16', MEMSVC_SEARCH_INDEX_PARTITIONS: '4', MEMSVC_SEARCH_INDEX_PROBES: '2',
-        MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.9',
+        MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.9', MEMSVC_SEARCH_INDEX_SEARCH_THREADS: '1',
       },
       overrides: { server: { data_dir: join(dir, 'env') } },
     });
@@ -49,13 +49,13 @@ describe('HNSW graph parameters', () => {
       assert.ok(index instanceof ThreadedVectorIndex);
       // An empty index is one graph until it has 4 x 512 vectors to learn its partitions from.
       assert.deepEqual(await index.graphParameters(),
-        { connectivity: 8, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 1, probes: 2, projectionEnergy: 0.9 });
+        { connectivity: 8, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 1, probes: 2, projectionEnergy: 0.9, searchThreads: 1 });
       // Once it has them, the partition graphs are built with the partitions' M.
       const many = Array.from({ length: 4 * 512 + 100 }, (_, i) => i + 1);
       await index.add(many, many.map(vectorOf));
       await index.flush();
       assert.deepEqual(await index.graphParameters(),
-        { connectivity: 12, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 4, probes: 2, projectionEnergy: 0.9 });
+        { connectivity: 12, partitionConnectivity: 12, expansionAdd: 40, expansionSearch: 50, partitionExpansion: 20, quantization: 'f16', partitions: 4, probes: 2, projectionEnergy: 0.9, searchThreads: 1 });
       assert.equal((await index.search(vectorOf(1234), 1))[0]?.key, 1234);
     } finally {
       await index.close();
@@ -105,7 +105,7 @@ describe('HNSW graph parameters', () => {
     }
   });
 
-  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384 / partition expansion 48, i8, 32 partitions, 6 probes, projections keeping 0.95 of the energy', () => {
+  test('the defaults are the measured M 64 (one graph) / 24 (partitions) / expansion_add 40 / expansion_search 384 / partition expansion 48, i8, 32 partitions, 6 probes, projections keeping 0.95 of the energy, two search threads', () => {
     const search = loadConfig({ file: join(dir, 'absent.yaml'), env: {} }).search;
     assert.deepEqual(
       {
@@ -113,6 +113,7 @@ describe('HNSW graph parameters', () => {
         expansionAdd: search.index_expansion_add,
         expansionSearch: search.index_expansion_search, partitionExpansion: search.index_partition_expansion, quantization: search.index_quantization,
         partitions: search.index_partitions, probes: search.index_probes, projectionEnergy: search.index_projection_energy,
+        searchThreads: search.index_search_threads,
       },
       DEFAULT_HNSW_PARAMETERS,
     );
@@ -132,6 +133,13 @@ describe('HNSW graph parameters', () => {
       assert.throws(() => loadConfig({ file: join(dir, 'absent.yaml'), env: { [key]: value } }),
         key === 'MEMSVC_SEARCH_INDEX_PARTITIONS' ? /index_partitions/ : /index_probes/, `${key}=${value}`);
     }
+  });
+
+  test('index_search_threads other than 1 or 2 is refused at start-up', () => {
+    for (const value of ['0', '3']) {
+      assert.throws(() => loadConfig({ file: join(dir, 'absent.yaml'), env: { MEMSVC_SEARCH_INDEX_SEARCH_THREADS: value } }), /index_search_threads/, value);
+    }
+    assert.equal(loadConfig({ file: join(dir, 'absent.yaml'), env: { MEMSVC_SEARCH_INDEX_SEARCH_THREADS: '1' } }).search.index_search_threads, 1);
   });
 
   test('an unknown index_quantization is refused at start-up', () => {
@@ -197,7 +205,7 @@ describe('HNSW graph parameters', () => {
 
   test('a graph saved with M 32 / 200 (the earlier fixed setting) loads under the defaults, keeps its M, answers and takes new vectors', async () => {
     const indexDir = join(dir, 'saved');
-    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, partitionConnectivity: 32, expansionAdd: 200, expansionSearch: 128, partitionExpansion: 128, quantization: 'f16', partitions: 1, probes: 1, projectionEnergy: 0 });
+    const old = ThreadedVectorIndex.open(indexDir, 'test-model', DIMENSION, { connectivity: 32, partitionConnectivity: 32, expansionAdd: 200, expansionSearch: 128, partitionExpansion: 128, quantization: 'f16', partitions: 1, probes: 1, projectionEnergy: 0, searchThreads: 1 });
     assert.equal(await old.loaded, false);
     await old.add(keys, keys.map(vectorOf));
     await old.flush();

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
-import { PartitionedVectorIndex, partitionShares, savedIndexSummary, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { bestOf, PartitionedVectorIndex, partitionShares, savedIndexSummary, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { FakeBridge } from '../../../test/helpers/fake-bridge.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -13,7 +13,8 @@ const DIMENSION = 16;
 const CLUSTERS = 8;
 const PARTITIONS = 4;
 const SPLIT_AT = PARTITIONS * SEED_VECTORS_PER_PARTITION;
-const PARAMETERS: HnswParameters = { ...DEFAULT_HNSW_PARAMETERS, partitions: PARTITIONS, probes: 2 };
+/** In one thread: with two search threads, the index hands the other thread's rows over (the index thread does, below). */
+const PARAMETERS: HnswParameters = { ...DEFAULT_HNSW_PARAMETERS, partitions: PARTITIONS, probes: 2, searchThreads: 1 };
 /** Partitions whose graphs hold projected vectors (0.95 of the energy, as the setting's documented choice). */
 const PROJECTED: HnswParameters = { ...PARAMETERS, projectionEnergy: 0.95 };
 
@@ -113,6 +114,46 @@ describe('PartitionedVectorIndex', () => {
       hits += index.search(vectorOf(q), 10).filter((item) => exact.has(item.key)).length;
     }
     assert.ok(hits / (queries.length * 10) >= 0.9, `recall@10 ${hits / (queries.length * 10)}`);
+  });
+
+  test('split between two search threads, the partitions hold each vector once and answer as on one thread', () => {
+    const keys = range(1, 3001);
+    const { index: one } = PartitionedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+    addAll(one, keys);
+    const dir = freshDir();
+    const twoThreads = { ...PARAMETERS, searchThreads: 2 };
+    const { index: first } = PartitionedVectorIndex.open(dir, 'm', DIMENSION, twoThreads);
+    let second: PartitionedVectorIndex | null = null;
+    let handedOver = 0;
+    const other = (sliceKeys: readonly number[], otherKeys: number[], matrix: Float32Array) => {
+      second!.remove(sliceKeys);
+      second!.add(otherKeys, matrix);
+      handedOver += otherKeys.length;
+    };
+    for (let from = 0; from < keys.length; from += 64) {
+      const slice = keys.slice(from, from + 64);
+      first.add(slice, matrixOf(slice), 1, other);
+      const layout = first.partitionLayout();
+      if (layout && !second) second = PartitionedVectorIndex.openThreadPart(dir, 'm', DIMENSION, twoThreads, layout, 1);
+      const moved = first.takeMoved();
+      if (moved) first.add(moved.keys, moved.matrix, 1, other);
+    }
+    const threadOf = first.partitionLayout()!.threadOf;
+    assert.deepEqual(new Set(threadOf), new Set([0, 1]), 'both threads hold partitions');
+    first.setOtherSizes(second!.ownSizes());
+    assert.equal(first.size(), keys.length);
+    assert.equal(second!.size() + first.ownSizes().reduce((sum, [, size]) => sum + size, 0), keys.length, 'each vector is in one thread');
+    assert.equal(handedOver, second!.ownSizes().reduce((sum, [, size]) => sum + size, 0));
+    assert.deepEqual(second!.missing(first.missing(keys)), [], 'what the first thread lacks, the second holds');
+    for (const q of [...range(5001, 5031), 1, 1500, 3000]) {
+      const plan = first.searchPlan(vectorOf(q), 10);
+      const both = bestOf([...first.searchOwn(plan.graphQuery, plan.asks), ...second!.searchOwn(plan.graphQuery, plan.asks)], plan.depth);
+      assert.deepEqual(both, one.search(vectorOf(q), 10), `question ${q}`);
+    }
+    // A key re-added with a vector of another region leaves the partition (and thread) it was in.
+    const moving = keys.find((key) => threadOf[Number(first.searchPlan(vectorOf(key), 1).asks[0]!.partition)] === 1)!;
+    first.add([moving], vectorOf(moving, (moving + 1) % CLUSTERS), 1, other);
+    assert.equal(first.missing([moving]).length + second!.missing([moving]).length, 1, 'in exactly one thread\'s partitions');
   });
 
   test('vectors given as views further into a buffer (as the index thread slices them) go to their own region', () => {
@@ -488,8 +529,8 @@ describe('PartitionedVectorIndex', () => {
     assert.equal(PartitionedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS).loaded, false);
   });
 
-  test('in the index thread, a removal while a slice goes in waits for it: no removed vector lands in the graph', async () => {
-    const index = ThreadedVectorIndex.open(freshDir(), 'm', DIMENSION, PARAMETERS);
+  for (const searchThreads of [1, 2]) test(`in the index thread (${searchThreads} search threads), a removal while a slice goes in waits for it: no removed vector lands in the graph`, async () => {
+    const index = ThreadedVectorIndex.open(freshDir(), 'm', DIMENSION, { ...PARAMETERS, searchThreads });
     try {
       await index.loaded;
       await index.add(range(1, 2501), range(1, 2501).map((key) => vectorOf(key)));
@@ -510,9 +551,9 @@ describe('PartitionedVectorIndex', () => {
     }
   });
 
-  test('in the index thread, the vectors a split hands back stay searchable until they are in the partitions', async () => {
+  for (const searchThreads of [1, 2]) test(`in the index thread (${searchThreads} search threads), the vectors a split hands back stay searchable until they are in the partitions`, async () => {
     const dir = freshDir();
-    const index = ThreadedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    const index = ThreadedVectorIndex.open(dir, 'm', DIMENSION, { ...PARAMETERS, searchThreads });
     try {
       assert.equal(await index.loaded, false);
       const keys = range(1, 2601);
@@ -532,11 +573,13 @@ describe('PartitionedVectorIndex', () => {
     } finally {
       await index.close();
     }
-    const reopened = ThreadedVectorIndex.open(dir, 'm', DIMENSION, PARAMETERS);
+    const reopened = ThreadedVectorIndex.open(dir, 'm', DIMENSION, { ...PARAMETERS, searchThreads });
     try {
       assert.equal(await reopened.loaded, true);
       assert.equal((await reopened.graphParameters()).partitions, PARTITIONS);
       assert.equal(reopened.size(), 2600);
+      assert.deepEqual(await reopened.missing(range(1, 2601)), [], 'both threads loaded their partitions');
+      for (const key of [1, 1300, 2600]) assert.equal((await reopened.search(vectorOf(key), 1))[0]?.key, key);
     } finally {
       await reopened.close();
     }
@@ -551,7 +594,7 @@ describe('PartitionedVectorIndex', () => {
     const vectors = keys.map((key) => Float32Array.from(embedder.embed(
       [...range(0, 3 + (key % 4)).map((w) => vocabulary[(key * 7 + w * 5) % vocabulary.length]!), `note${key}`].join(' '))));
     for (let build = 0; build < 5; build += 1) {
-      const { index } = PartitionedVectorIndex.open(freshDir(), 'm', embedder.dimension, DEFAULT_HNSW_PARAMETERS);
+      const { index } = PartitionedVectorIndex.open(freshDir(), 'm', embedder.dimension, { ...DEFAULT_HNSW_PARAMETERS, searchThreads: 1 });
       assert.equal(index.layout(), 'seeding');
       for (let from = 0; from < keys.length; from += 64) {
         const slice = keys.slice(from, from + 64);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import type { ScoredKey } from '../../domain/search.js';
 import type { SaveScope } from '../../ports/vector-index.js';
-import { centroidsHolding, nearestCentroids, trainCentroids, type VectorRows } from './centroids.js';
+import { centroidsHolding, nearestCentroids, trainCentroids, twoColouring, type VectorRows } from './centroids.js';
 import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows, type Projection } from './projection.js';
 import { SeedVectors } from './seed-vectors.js';
 import { DEFAULT_HNSW_PARAMETERS, UsearchVectorIndex, type HnswParameters } from './usearch-vector.index.js';
@@ -40,6 +40,37 @@ export interface MovedVectors {
 }
 
 /**
+ * The partitions of a split index and which thread holds each: with two search threads, thread 0 (the index
+ * thread) holds the partitions of colour 0 and does everything else, thread 1 the partitions of colour 1.
+ */
+export interface PartitionLayout {
+  centroids: VectorRows;
+  projection: Projection | null;
+  /** Each partition's thread; all 0 with one search thread. */
+  threadOf: number[];
+}
+
+/**
+ * Hands rows of a slice to the other search thread: `sliceKeys` (all of the slice's keys, to remove from its
+ * partitions first) and the rows for its partitions.
+ */
+export type OtherThreadRows = (sliceKeys: readonly number[], keys: number[], matrix: Float32Array) => void;
+
+/** What a search asks of each partition, planned by thread 0 for both threads. */
+export interface SearchPlan {
+  /** The question as the graphs hold vectors (projected, when they are). */
+  graphQuery: Float32Array;
+  asks: Array<{ partition: number; share: number }>;
+  /** Candidates kept of all partitions' answers. */
+  depth: number;
+}
+
+/** The `depth` best of several partitions' answers. */
+export function bestOf(found: ScoredKey[], depth: number): ScoredKey[] {
+  return found.sort((a, b) => b.score - a.score).slice(0, depth);
+}
+
+/**
  * The vector index as several HNSW graphs, one per region of the vector space (issue 16, docs/performance.md).
  * One graph over a million messages routes a short question into the wrong region for about one question in
  * ten, and no wider search recovers it; a search of the few graphs whose centroids are nearest the question
@@ -59,7 +90,12 @@ export interface MovedVectors {
 export class PartitionedVectorIndex {
   private single: UsearchVectorIndex | null;
   private seed: SeedVectors | null;
-  private partitions: UsearchVectorIndex[] = [];
+  /** One entry per partition: its graph, or null for a partition the other search thread holds. */
+  private partitions: Array<UsearchVectorIndex | null> = [];
+  /** Each partition's search thread (see PartitionLayout); null while there are no partitions. */
+  private threadOf: number[] | null = null;
+  /** Vectors in the partitions the other thread holds, as it last said (sizes plan filtered searches). */
+  private otherSizes = new Map<number, number>();
   private centroids: VectorRows | null = null;
   /** What the partition graphs hold of each vector, learned with the centroids; null: the vectors themselves. */
   private projection: Projection | null = null;
@@ -75,15 +111,18 @@ export class PartitionedVectorIndex {
     readonly dimension: number,
     private readonly parameters: HnswParameters,
     opened: {
-      single: UsearchVectorIndex | null; seed: SeedVectors | null; partitions?: UsearchVectorIndex[]; centroids?: VectorRows;
-      projection?: Projection | null;
+      single: UsearchVectorIndex | null; seed: SeedVectors | null; partitions?: Array<UsearchVectorIndex | null>; centroids?: VectorRows;
+      projection?: Projection | null; threadOf?: number[];
     },
+    /** The search thread this index runs on: 0 holds the seeding graph, the split and the saved layout. */
+    readonly thread = 0,
   ) {
     this.single = opened.single;
     this.seed = opened.seed;
     this.partitions = opened.partitions ?? [];
     this.centroids = opened.centroids ?? null;
     this.projection = opened.projection ?? null;
+    this.threadOf = opened.threadOf ?? null;
   }
 
   /**
@@ -94,15 +133,8 @@ export class PartitionedVectorIndex {
     dir: string, model: string, dimension: number, parameters: HnswParameters = DEFAULT_HNSW_PARAMETERS,
   ): { index: PartitionedVectorIndex; loaded: boolean } {
     mkdirSync(dir, { recursive: true });
-    const saved = readPartitions(dir, model, dimension);
-    if (saved) {
-      const partitions = openPartitions(dir, model, saved.projection?.to ?? dimension, parameters, saved.meta.partitions);
-      return {
-        index: new PartitionedVectorIndex(dir, model, dimension, parameters,
-          { single: null, seed: null, partitions, centroids: saved.centroids, projection: saved.projection }),
-        loaded: true,
-      };
-    }
+    const layout = PartitionedVectorIndex.savedLayout(dir, model, dimension, parameters);
+    if (layout) return { index: PartitionedVectorIndex.openThreadPart(dir, model, dimension, parameters, layout, 0), loaded: true };
     const { index: single, loaded } = UsearchVectorIndex.open(dir, model, dimension, parameters);
     let seed: SeedVectors | null = null;
     if (parameters.partitions > 1 && (!loaded || single.size() === 0)) {
@@ -121,9 +153,46 @@ export class PartitionedVectorIndex {
     return { index: new PartitionedVectorIndex(dir, model, dimension, parameters, { single, seed }), loaded };
   }
 
+  /** The saved partitions' layout for this model and dimension (each partition's thread by `parameters.searchThreads`), or null. */
+  static savedLayout(dir: string, model: string, dimension: number, parameters: HnswParameters): PartitionLayout | null {
+    const saved = readPartitions(dir, model, dimension);
+    if (!saved) return null;
+    return { centroids: saved.centroids, projection: saved.projection, threadOf: threadsOf(saved.centroids, parameters.searchThreads) };
+  }
+
+  /** The partitions of `layout` that search thread `thread` holds, opened from their saved graphs (empty where none is saved). */
+  static openThreadPart(
+    dir: string, model: string, dimension: number, parameters: HnswParameters, layout: PartitionLayout, thread: number,
+  ): PartitionedVectorIndex {
+    const partitions = openPartitions(dir, model, layout.projection?.to ?? dimension, parameters, layout.threadOf, thread);
+    return new PartitionedVectorIndex(dir, model, dimension, parameters,
+      { single: null, seed: null, partitions, centroids: layout.centroids, projection: layout.projection, threadOf: layout.threadOf }, thread);
+  }
+
+  /** The partitions and their threads, once split; null while seeding (or one graph for good). */
+  partitionLayout(): PartitionLayout | null {
+    if (this.single || !this.centroids || !this.threadOf) return null;
+    return { centroids: this.centroids, projection: this.projection, threadOf: this.threadOf };
+  }
+
+  /** Whether any partition is held by the other search thread. */
+  sharesPartitions(): boolean {
+    return this.threadOf?.some((thread) => thread !== this.thread) ?? false;
+  }
+
+  /** What the other search thread says its partitions hold. */
+  setOtherSizes(sizes: ReadonlyArray<[partition: number, size: number]>): void {
+    for (const [partition, size] of sizes) this.otherSizes.set(partition, size);
+  }
+
+  /** Vectors in each partition this thread holds. */
+  ownSizes(): Array<[partition: number, size: number]> {
+    return this.partitions.flatMap((graph, partition) => (graph ? [[partition, graph.size()] as [number, number]] : []));
+  }
+
   /** The graphs' build parameters (a loaded graph's own), with the configured expansions and probes and the partitions in use. */
   graphParameters(): HnswParameters {
-    const graph = this.single ?? this.partitions[0]!;
+    const graph = this.single ?? this.graphs()[0]!;
     return {
       ...graph.graphParameters(), expansionSearch: this.parameters.expansionSearch, partitionExpansion: this.parameters.partitionExpansion,
       partitions: this.partitions.length || 1, probes: this.parameters.probes,
@@ -142,7 +211,7 @@ export class PartitionedVectorIndex {
   }
 
   size(): number {
-    return this.single ? this.single.size() : this.partitions.reduce((sum, graph) => sum + graph.size(), 0);
+    return this.single ? this.single.size() : this.partitions.reduce((sum, _, partition) => sum + this.partitionSize(partition), 0);
   }
 
   contains(key: number): boolean {
@@ -157,8 +226,8 @@ export class PartitionedVectorIndex {
   }
 
   /** `matrix` holds one row of `dimension` floats per key. A re-added key replaces its vector, in whichever graph it was. */
-  add(keys: readonly number[], matrix: Float32Array, threads = 1): void {
-    for (const _ of this.addInSteps(keys, matrix, threads)) { /* all at once */ }
+  add(keys: readonly number[], matrix: Float32Array, threads = 1, other?: OtherThreadRows): void {
+    for (const _ of this.addInSteps(keys, matrix, threads, other)) { /* all at once */ }
   }
 
   /**
@@ -167,8 +236,10 @@ export class PartitionedVectorIndex {
    * for 0.6-0.8 s. While seeding (one graph) it is a single step.
    * @param threads insert threads of a partition graph, or of the one graph of `partitions: 1`; the seeding
    *   graph inserts on SEEDING_ADD_THREADS whatever this says
+   * @param other told, before the first step, of the rows going into partitions the other search thread holds
+   *   (it removes every key of the slice from its partitions: a re-added key may have moved to this thread's)
    */
-  *addInSteps(keys: readonly number[], matrix: Float32Array, threads = 1): Generator<void, void, void> {
+  *addInSteps(keys: readonly number[], matrix: Float32Array, threads = 1, other?: OtherThreadRows): Generator<void, void, void> {
     if (keys.length === 0) return;
     if (this.single) {
       this.single.add(keys, matrix, this.seed ? SEEDING_ADD_THREADS : threads);
@@ -188,14 +259,21 @@ export class PartitionedVectorIndex {
       if (rows) rows.push(row); else rowsOf.set(owner, [row]);
     });
     const partitions = this.partitions;
+    const elsewhere = [...rowsOf].filter(([owner]) => !partitions[owner]).flatMap(([, rows]) => rows);
+    if (this.thread === 0 && this.sharesPartitions()) {
+      if (!other) throw new Error('vectors for the other search thread\'s partitions, and no way to hand them over');
+      other(keys, elsewhere.map((row) => keys[row]!), rowsOfMatrix(matrix, elsewhere, this.dimension));
+    } else if (elsewhere.length > 0) {
+      throw new Error(`${elsewhere.length} vectors belong to partitions another search thread holds`);
+    }
     let first = true;
     for (const [owner, rows] of rowsOf) {
+      if (!partitions[owner]) continue;
       if (!first) yield;
       first = false;
       // Cleared between steps: the rest of the slice has no graph to go into.
       if (this.partitions !== partitions) return;
-      const block = new Float32Array(rows.length * this.dimension);
-      rows.forEach((row, i) => block.set(matrix.subarray(row * this.dimension, (row + 1) * this.dimension), i * this.dimension));
+      const block = rowsOfMatrix(matrix, rows, this.dimension);
       // Projected a partition's share at a time, so a step holds searches no longer than its own inserts.
       partitions[owner]!.add(rows.map((row) => keys[row]!), this.projection ? projectRows(this.projection, block, threads) : block, threads);
     }
@@ -223,6 +301,12 @@ export class PartitionedVectorIndex {
    */
   search(query: Float32Array, k: number, among?: Float32Array): ScoredKey[] {
     if (this.single) return this.single.search(query, k);
+    const plan = this.searchPlan(query, k, among);
+    return bestOf(this.searchOwn(plan.graphQuery, plan.asks), plan.depth);
+  }
+
+  /** What search() asks of each partition (once split), whichever thread holds it. */
+  searchPlan(query: Float32Array, k: number, among?: Float32Array): SearchPlan {
     const holding = among && among.length > 0 ? centroidsHolding(this.centroids!, among, HOLDING_SHARE) : null;
     const depth = holding ? Math.min(k, Math.max(SHARE_FLOOR + 1, Math.ceil((k * this.sizeOf(holding)) / Math.max(1, this.size())))) : k;
     // Every partition holding the filter is asked (nearest the question first): they are the filter's whole region.
@@ -233,14 +317,23 @@ export class PartitionedVectorIndex {
       ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
       : [...nearestCentroids(this.centroids!, query, shares.length)];
     const graphQuery = this.projection ? projectRows(this.projection, query) : query;
+    return { graphQuery, asks: nearest.map((owner, rank) => ({ partition: Number(owner), share: shares[rank]! })), depth };
+  }
+
+  /** The answers of the asked partitions this thread holds (graph scores, unsorted). */
+  searchOwn(graphQuery: Float32Array, asks: SearchPlan['asks']): ScoredKey[] {
     const found: ScoredKey[] = [];
-    nearest.forEach((owner, rank) => { found.push(...this.partitions[Number(owner)]!.search(graphQuery, shares[rank]!)); });
-    return found.sort((a, b) => b.score - a.score).slice(0, depth);
+    for (const { partition, share } of asks) found.push(...(this.partitions[partition]?.search(graphQuery, share) ?? []));
+    return found;
   }
 
   /** Vectors in the graphs of these partitions. */
   private sizeOf(partitions: ReadonlySet<number>): number {
-    return [...partitions].reduce((sum, owner) => sum + this.partitions[owner]!.size(), 0);
+    return [...partitions].reduce((sum, owner) => sum + this.partitionSize(owner), 0);
+  }
+
+  private partitionSize(partition: number): number {
+    return this.partitions[partition]?.size() ?? this.otherSizes.get(partition) ?? 0;
   }
 
   /**
@@ -274,9 +367,10 @@ export class PartitionedVectorIndex {
     const everything = scope === 'every-change' || this.layoutUnsaved;
     for (const graph of partitions) {
       if (this.partitions !== partitions) return;
-      if (this.writesNow(graph, everything) && graph.save()) yield;
+      if (graph && this.writesNow(graph, everything) && graph.save()) yield;
     }
-    if (this.partitions !== partitions || !this.layoutUnsaved) return;
+    // The layout is thread 0's: the other thread saves its partitions only.
+    if (this.partitions !== partitions || !this.layoutUnsaved || this.thread !== 0) return;
     const dir = join(this.dir, PARTITIONS_DIR);
     writeAtomically(join(dir, CENTROIDS_FILE), bytesOf(this.centroids!.matrix));
     if (this.projection) writeAtomically(join(dir, PROJECTION_FILE), bytesOf(this.projection.components));
@@ -308,19 +402,22 @@ export class PartitionedVectorIndex {
     this.single = single;
     this.seed = this.parameters.partitions > 1 ? new SeedVectors(this.dimension) : null;
     this.partitions = [];
+    this.threadOf = null;
+    this.otherSizes.clear();
     this.centroids = null;
     this.projection = null;
     this.layoutUnsaved = false;
     this.moved = null;
   }
 
+  /** The graphs this thread holds. */
   private graphs(): UsearchVectorIndex[] {
-    return this.single ? [this.single] : this.partitions;
+    return this.single ? [this.single] : this.partitions.filter((graph): graph is UsearchVectorIndex => graph !== null);
   }
 
   private removeFromPartitions(keys: readonly number[]): void {
     // One batched lookup a partition: a slice of 64 keys against 32 partitions would otherwise be 2,048 calls.
-    for (const graph of this.partitions) {
+    for (const graph of this.graphs()) {
       const absent = new Set(graph.missing(keys));
       if (absent.size < keys.length) graph.remove(keys.filter((key) => !absent.has(key)));
     }
@@ -337,7 +434,8 @@ export class PartitionedVectorIndex {
       ? learnProjection({ matrix: seed.matrix, dimension: this.dimension }, { ...DEFAULT_PROJECTION_TARGET, energyShare: this.parameters.projectionEnergy })
       : null;
     rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
-    this.partitions = openPartitions(this.dir, this.model, this.graphDimension(), this.parameters, this.parameters.partitions);
+    this.threadOf = threadsOf(this.centroids, this.parameters.searchThreads);
+    this.partitions = openPartitions(this.dir, this.model, this.graphDimension(), this.parameters, this.threadOf, this.thread);
     this.single = null;
     this.seed = null;
     this.layoutUnsaved = true;
@@ -440,10 +538,23 @@ const FILTERED_HEADROOM = 1.44;
  * One graph per partition, under dir/partitions/<n>, of the partitions' M, searched with the partition expansion
  * (usearch explores at least the k it is asked for).
  */
-function openPartitions(dir: string, model: string, dimension: number, parameters: HnswParameters, count: number): UsearchVectorIndex[] {
-  return Array.from({ length: count },
-    (_, c) => UsearchVectorIndex.open(partitionDir(dir, c), model, dimension,
-      { ...parameters, connectivity: parameters.partitionConnectivity, expansionSearch: parameters.partitionExpansion }).index);
+function openPartitions(
+  dir: string, model: string, dimension: number, parameters: HnswParameters, threadOf: readonly number[], thread: number,
+): Array<UsearchVectorIndex | null> {
+  return threadOf.map((holder, c) => (holder !== thread ? null : UsearchVectorIndex.open(partitionDir(dir, c), model, dimension,
+    { ...parameters, connectivity: parameters.partitionConnectivity, expansionSearch: parameters.partitionExpansion }).index));
+}
+
+/** Each partition's search thread: split between two by twoColouring, or all on thread 0. */
+function threadsOf(centroids: VectorRows, searchThreads: number): number[] {
+  return searchThreads > 1 ? twoColouring(centroids) : new Array<number>(centroids.matrix.length / centroids.dimension).fill(0);
+}
+
+/** The rows `rows` of `matrix` (`dimension` floats a row), in that order, as a matrix of their own. */
+function rowsOfMatrix(matrix: Float32Array, rows: readonly number[], dimension: number): Float32Array {
+  const block = new Float32Array(rows.length * dimension);
+  rows.forEach((row, i) => block.set(matrix.subarray(row * dimension, (row + 1) * dimension), i * dimension));
+  return block;
 }
 
 function partitionDir(dir: string, partition: number): string {

@@ -24,7 +24,8 @@ export interface ThreadedIndexOptions {
 /**
  * The usearch HNSW index, run in a worker thread (usearch-index.worker.ts):
  * loading a saved graph, inserting and saving take seconds at a million
- * vectors, and none of it may stall requests. Searches cost one message hop.
+ * vectors, and none of it may stall requests. Searches cost one message hop
+ * (two, in parallel, once a split index has its second search thread).
  * Added vectors are searchable at once (an exact scan finds them) and go into
  * the graph in the background; `add` answers when its vectors are searchable
  * and the backlog is within its limit, which paces the embedding pipeline.

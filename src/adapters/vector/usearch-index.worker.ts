@@ -3,13 +3,20 @@
  * saving never block the request event loop. Added vectors wait in FreshVectors,
  * searched exactly, while a background loop inserts them into the graph in slices,
  * yielding between slices and, partitioned, between the partitions a slice goes
- * into: a search waits for at most one partition's part of a slice.
+ * into: a search waits for at most one partition's part of a slice. With two
+ * search threads (search.index_search_threads), a second thread holds half the
+ * partitions once the index has split (partition-thread.worker.ts): this one
+ * plans each search, hands that thread its part and the vectors for its
+ * partitions, and does everything else.
  */
 import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { INSERT_FAILURE_ID, SIZES_ID, type IndexReply, type IndexRequest, type SearchReply } from './vector-index.protocol.js';
 import { FreshVectors } from './fresh-vectors.js';
-import { PartitionedVectorIndex } from './partitioned-vector-index.js';
+import { PartitionThread } from './partition-thread.js';
+import { RequestOrder, type RequestKind } from './request-order.js';
+import { bestOf, PartitionedVectorIndex } from './partitioned-vector-index.js';
+import type { HnswParameters } from './usearch-vector.index.js';
 
 /**
  * Inserts run on two threads at least (every core but one, up to 4, on bigger machines), for the graph's quality
@@ -37,6 +44,10 @@ const ADD_SLICE = 32 * ADD_THREADS;
 const PARTITIONED_ADD_SLICE = 2048;
 
 let index: PartitionedVectorIndex | null = null;
+/** The second search thread, holding half the partitions once the index has split (search.index_search_threads 2). */
+let partitionThread: PartitionThread | null = null;
+/** What the index was opened with: the partition thread opens its partitions with the same. */
+let openedWith: { dir: string; model: string; dimension: number; parameters: HnswParameters } | null = null;
 let fresh: FreshVectors | null = null;
 /** Most vectors waiting for the graph before an add's answer is held back (the caller's backpressure). */
 let backlogLimit = 0;
@@ -53,13 +64,10 @@ let inserting = false;
 let sliceInProgress: Promise<void> | null = null;
 /** Set by 'close': the insert loop stops before its next slice, so terminating never lands inside usearch. */
 let closing = false;
-let changes: Promise<unknown> = Promise.resolve();
+const order = new RequestOrder();
 const port = parentPort!;
 
 port.on('message', (message: IndexRequest & { id: number }) => {
-  // A save runs beside the changes too: adds arriving while it writes the graphs are searchable at once.
-  const changing = message.op !== 'search' && message.op !== 'missing' && message.op !== 'parameters' && message.op !== 'close'
-    && message.op !== 'save';
   const run = async () => {
     try {
       const value = await handle(message);
@@ -70,9 +78,17 @@ port.on('message', (message: IndexRequest & { id: number }) => {
       reply({ id: message.id, ok: false, ...sizes(), error: (error as Error).message });
     }
   };
-  if (changing) changes = changes.then(run);
-  else void run();
+  order.schedule(kindOf(message.op), run);
 });
+
+/**
+ * A save runs beside the changes: adds arriving while it writes the graphs are searchable at once. Reads wait for
+ * the last opening, which waits for the partition thread's graphs.
+ */
+function kindOf(op: IndexRequest['op']): RequestKind {
+  if (op === 'open' || op === 'close') return op;
+  return op === 'search' || op === 'missing' || op === 'parameters' || op === 'save' ? 'read' : 'change';
+}
 
 function reply(message: IndexReply): void {
   port.postMessage(message);
@@ -87,11 +103,21 @@ function sizes(): { size: number; waiting: number } {
 async function handle(message: IndexRequest): Promise<unknown> {
   if (message.op === 'open' || message.op === 'remove' || message.op === 'clear') await sliceInProgress;
   if (message.op === 'open') {
-    const opened = PartitionedVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
-    index = opened.index;
+    await stopPartitionThread();
+    index = null;
+    openedWith = { dir: message.dir, model: message.model, dimension: message.dimension, parameters: message.parameters };
+    // The partition thread loads its saved graphs while this one loads the others.
+    const layout = PartitionedVectorIndex.savedLayout(message.dir, message.model, message.dimension, message.parameters);
+    if (layout?.threadOf.includes(1)) startPartitionThread(layout);
+    const openedIndex = PartitionedVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
+    if (partitionThread) {
+      await partitionThread.opened;
+      openedIndex.index.setOtherSizes(partitionThread.sizes);
+    }
+    index = openedIndex.index;
     fresh = new FreshVectors(message.dimension);
     backlogLimit = message.backlogLimit;
-    return { loaded: opened.loaded };
+    return { loaded: openedIndex.loaded };
   }
   if (!index || !fresh) throw new Error('the vector index is not open');
   switch (message.op) {
@@ -104,34 +130,43 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'remove':
       fresh.remove(message.keys);
       index.remove(message.keys);
+      await partitionThread?.remove(message.keys);
       return null;
     case 'search': {
-      const found = merged(index.search(message.query, message.k, message.among), fresh.search(message.query, message.k), message.k);
+      const found = merged(await searchGraphs(index, message.query, message.k, message.among), fresh.search(message.query, message.k), message.k);
       const result: SearchReply = { keys: found.map((item) => item.key), scores: found.map((item) => item.score) };
       return result;
     }
     case 'missing': {
       const waiting = fresh;
-      return index.missing(message.keys).filter((key) => !waiting.has(key));
+      const notHere = index.missing(message.keys);
+      return (partitionThread ? await partitionThread.missing(notHere) : notHere).filter((key) => !waiting.has(key));
     }
     case 'parameters':
       return index.graphParameters();
     case 'save': {
-      // A partition at a time, with searches (and inserts) answered between them.
+      // A partition at a time, with searches (and inserts) answered between them; the partition thread saves its own meanwhile.
       const saving = index;
+      const thread = partitionThread;
+      // Stopped meanwhile (a clear, a close): its save ends with it, and that is no failure of this one.
+      const savingThere = thread?.save(message.scope).catch((error: unknown) => { if (partitionThread === thread) throw error; });
       for (const _ of saving.saveInSteps(message.scope)) {
         await new Promise((resolve) => setImmediate(resolve));
         // Reopened meanwhile (another model): the old index's remaining graphs are not written over the new one's.
         // Closing: the thread is about to be terminated, which must not land inside a write.
         if (index !== saving || closing) break;
       }
+      await savingThere;
       return null;
     }
     case 'close':
       // Messages run between inserts (the loop yields before each partition's), so no insert is under way now.
       closing = true;
+      await stopPartitionThread();
       return null;
     case 'clear':
+      // Stopped first: it must not be writing a partition's graph into the directory the clear deletes.
+      await stopPartitionThread();
       fresh.clear();
       index.clear();
       answerHeld();
@@ -158,12 +193,24 @@ async function insertWaiting(): Promise<void> {
       let sliceDone!: () => void;
       sliceInProgress = new Promise((resolve) => { sliceDone = resolve; });
       try {
+        // The rows of the partition thread's partitions go there at once and in parallel; the slice stays
+        // searchable here (waiting) until both threads have theirs in.
+        const there: Array<Promise<void>> = [];
+        const handOver = (sliceKeys: readonly number[], keys: number[], matrix: Float32Array) => {
+          if (keys.length === 0 && !partitionThread) return;
+          if (!partitionThread) throw new Error('no partition thread for the vectors of its partitions');
+          there.push(partitionThread.add(sliceKeys, keys, matrix, ADD_THREADS));
+        };
         // A partition graph a step, with searches and adds answered between them. Closing stops it between two
         // steps; the slice's vectors are stored, and the next start's catch-up adds those the graph lacks.
-        for (const _ of graph.addInSteps(slice.keys, slice.matrix, ADD_THREADS)) {
+        for (const _ of graph.addInSteps(slice.keys, slice.matrix, ADD_THREADS, handOver)) {
           await new Promise((resolve) => setImmediate(resolve));
           if (closing) break;
         }
+        await Promise.all(there);
+        // This slice split the first graph: the partition thread takes its partitions before the next slice.
+        const layout = graph.partitionLayout();
+        if (!partitionThread && !closing && graph === index && layout?.threadOf.includes(1)) startPartitionThread(layout);
       } catch (error) {
         reply({ id: INSERT_FAILURE_ID, ok: false, ...sizes(), error: `inserting ${slice.keys.length} vectors: ${(error as Error).message}` });
       } finally {
@@ -198,4 +245,35 @@ function merged(graph: Array<{ key: number; score: number }>, waiting: Array<{ k
   if (waiting.length === 0) return graph;
   const newer = new Set(waiting.map((item) => item.key));
   return [...waiting, ...graph.filter((item) => !newer.has(item.key))].sort((a, b) => b.score - a.score).slice(0, k);
+}
+
+/**
+ * The graphs' candidates for a search: the index thread's partitions searched here while the partition thread
+ * searches its own (posted first), then the best of both.
+ */
+async function searchGraphs(graph: PartitionedVectorIndex, query: Float32Array, k: number, among?: Float32Array) {
+  if (!partitionThread || graph.layout() !== 'partitioned') return graph.search(query, k, among);
+  const plan = graph.searchPlan(query, k, among);
+  const layout = graph.partitionLayout()!;
+  const theirs = plan.asks.filter((ask) => layout.threadOf[ask.partition] === 1);
+  const there = theirs.length > 0 ? partitionThread.search(plan.graphQuery, theirs) : Promise.resolve([]);
+  const here = graph.searchOwn(plan.graphQuery, plan.asks);
+  return bestOf([...here, ...(await there)], plan.depth);
+}
+
+/** Starts the partition thread on `layout`'s partitions of colour 1, for the index being opened. */
+function startPartitionThread(layout: NonNullable<ReturnType<PartitionedVectorIndex['partitionLayout']>>): void {
+  const { dir, model, dimension, parameters } = openedWith!;
+  partitionThread = PartitionThread.start(dir, model, dimension, parameters, layout,
+    (sizes) => index?.setOtherSizes(sizes),
+    (error) => {
+      // Its partitions are gone: the index thread fails with it, as it would fail itself (the owner sees the thread end).
+      setImmediate(() => { throw new Error(`partition search thread failed: ${error.message}`); });
+    });
+}
+
+async function stopPartitionThread(): Promise<void> {
+  const stopping = partitionThread;
+  partitionThread = null;
+  await stopping?.stop();
 }

@@ -59,6 +59,11 @@ export interface HnswParameters {
    * graphs hold the vectors themselves. Learned once, with the centroids; a saved index keeps what it learned.
    */
   projectionEnergy: number;
+  /**
+   * Threads a search of the partitions runs on: 2 splits the partitions between the index thread and a second one
+   * (twoColouring), so that one question's graph searches run on both; 1 keeps them all on the index thread.
+   */
+  searchThreads: number;
 }
 
 /**
@@ -82,7 +87,7 @@ export interface HnswParameters {
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
   connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',
-  partitions: 32, probes: 6, projectionEnergy: DEFAULT_PROJECTION_TARGET.energyShare,
+  partitions: 32, probes: 6, projectionEnergy: DEFAULT_PROJECTION_TARGET.energyShare, searchThreads: 2,
 };
 
 /**
