@@ -244,7 +244,7 @@ async function ingest(context: ScenarioContext, server: BenchServer, client: Htt
 }
 
 /** Writes at a steady rate; a probe every 250 ms is timed from POST to the first semantic hit. */
-async function steadyIngestToSearchable(context: ScenarioContext, client: HttpClient): Promise<Measurement> {
+export async function steadyIngestToSearchable(context: ScenarioContext, client: HttpClient): Promise<Measurement> {
   const rate = context.number('steady-rate');
   const seconds = context.number('steady-seconds');
   const perSecond = rate / MESSAGES_PER_CONVERSATION;
@@ -275,8 +275,10 @@ async function steadyIngestToSearchable(context: ScenarioContext, client: HttpCl
   })();
   const latencies: number[] = [];
   let probe = 0;
+  // Probes of an earlier run on a reused store say the same words: each run's say a word of their own too.
+  const run = Date.now().toString(36);
   while (performance.now() < stopAt) {
-    const marker = `quokka${probe}zz lighthouse ${probe} semaphore rhubarb`;
+    const marker = `quokka${probe}zz lighthouse ${probe} semaphore rhubarb ${run}`;
     probe += 1;
     const t0 = performance.now();
     const created = await client.request('POST', '/api/v1/conversations', JSON.stringify({

@@ -26,6 +26,16 @@ describe('loadConfig', () => {
     assert.equal(config.sessions.idle_gap_minutes, 30);
   });
 
+  it('a fraction for a whole-number setting is refused, from the environment or the file, not rounded down', async () => {
+    assert.throws(() => loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROBES: '1.5' } }), /search\.index_probes: must be integer/);
+    const file = await yamlFile('fraction.yaml', 'rate_limit:\n  burst_size: 2.5\n');
+    assert.throws(() => loadConfig({ file, env: {} }), /rate_limit\.burst_size: must be integer/);
+    // Numbers that convert as written still do.
+    const config = loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_PORT: '08081', MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.5' } });
+    assert.equal(config.server.port, 8081);
+    assert.equal(config.search.index_projection_energy, 0.5);
+  });
+
   it('without data_dir, data goes to the platform data dir, or to ./data when an earlier version left a store there', async () => {
     const fresh = await mkdtemp(join(dir, 'fresh-'));
     const platformData = loadConfig({ file: '/nonexistent.yaml', env: {}, cwd: fresh }).server.data_dir;

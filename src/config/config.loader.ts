@@ -39,8 +39,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   for (const [path, value] of envEntries(env)) setPath(raw, path, value);
   if (options.overrides) deepMerge(raw, options.overrides as Record<string, unknown>);
 
+  const given = structuredClone(raw);
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
-  const errors = [...Value.Errors(ConfigSchema, converted)];
+  const errors = [
+    ...numbersChanged(given, converted).map((path) => ({ instancePath: `/${path.replaceAll('.', '/')}`, message: 'must be integer' })),
+    ...Value.Errors(ConfigSchema, converted),
+  ];
   if (errors.length > 0) {
     const detail = errors.slice(0, 5).map((e) => `${e.instancePath.slice(1).replaceAll('/', '.')}: ${e.message}`);
     throw new ConfigError(`Invalid configuration: ${detail.join('; ')}`);
@@ -60,6 +64,19 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   config.server.data_dir = resolveDataDir(config.server.data_dir, cwd);
   return deepFreeze(config);
+}
+
+/**
+ * Paths whose number the conversion changed: Value.Convert turns 1.5 (or "1.5" from the environment) into the 1 an
+ * integer setting takes, where an operator should hear that the value is wrong.
+ */
+function numbersChanged(given: unknown, converted: unknown, path: readonly string[] = []): string[] {
+  if (given !== null && typeof given === 'object' && !Array.isArray(given)) {
+    const inner = converted !== null && typeof converted === 'object' ? converted as Record<string, unknown> : {};
+    return Object.entries(given).flatMap(([key, value]) => numbersChanged(value, inner[key], [...path, key]));
+  }
+  const number = typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
+  return typeof converted === 'number' && typeof number === 'number' && !Number.isNaN(number) && number !== converted ? [path.join('.')] : [];
 }
 
 function readYamlFile(file: string): Record<string, unknown> {

@@ -145,18 +145,20 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'parameters':
       return index.graphParameters();
     case 'save': {
-      // A partition at a time, with searches (and inserts) answered between them; the partition thread saves its own meanwhile.
+      // A partition at a time, with searches (and inserts) answered between them; then the partition thread's, the same
+      // way. Not both at once: a search waits for both threads, and two graphs written together each took longer.
       const saving = index;
       const thread = partitionThread;
-      // Stopped meanwhile (a clear, a close): its save ends with it, and that is no failure of this one.
-      const savingThere = thread?.save(message.scope).catch((error: unknown) => { if (partitionThread === thread) throw error; });
       for (const _ of saving.saveInSteps(message.scope)) {
         await new Promise((resolve) => setImmediate(resolve));
         // Reopened meanwhile (another model): the old index's remaining graphs are not written over the new one's.
         // Closing: the thread is about to be terminated, which must not land inside a write.
         if (index !== saving || closing) break;
       }
-      await savingThere;
+      // Stopped meanwhile (a clear, a close): its save ends with it, and that is no failure of this one.
+      if (thread && thread === partitionThread && !closing) {
+        await thread.save(message.scope).catch((error: unknown) => { if (partitionThread === thread) throw error; });
+      }
       return null;
     }
     case 'close':
