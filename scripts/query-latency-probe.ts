@@ -7,30 +7,18 @@
  *
  *   npx tsx scripts/query-latency-probe.ts --store <scale bench data dir>/scale --rounds 600 --modes context,semantic,hybrid
  */
-import { join } from 'node:path';
-import { startBenchBridge } from '../bench/lib/bridge.js';
-import { startBenchServer } from '../bench/lib/server.js';
-import { createHttpClient } from '../bench/lib/http-client.js';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { summarize } from '../bench/lib/stats.js';
-import { API_KEY } from '../bench/scale.bench.js';
 import { option } from './lib/probe-options.js';
+import { openScaleStore } from './lib/scale-store.js';
 
 const store = option('store', '');
 const rounds = Number(option('rounds', '600'));
 const modes = option('modes', 'context,semantic,hybrid').split(',');
 if (!store) throw new Error('--store <scale bench data dir>/scale is required');
 
-const bridge = await startBenchBridge(join(store, 'bridge'), API_KEY);
-const server = await startBenchServer({ mode: 'child', keepData: true, dataDir: join(store, 'store'), bridgeUrl: bridge.url, apiKey: API_KEY });
-const client = createHttpClient(server.baseUrl, server.apiKey, 4);
+const { client, close } = await openScaleStore(store, 4);
 try {
-  for (;;) {
-    const status = JSON.parse((await client.request('GET', '/api/v1/embeddings/status')).body) as { index_catch_up?: { state: string } };
-    if (status.index_catch_up?.state === 'ready') break;
-    if (status.index_catch_up?.state === 'failed') throw new Error('the index could not catch up with the stored vectors');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   const questions = recallQuestions(100);
   const asked = new Set<number>();
   for (const mode of modes) {
@@ -67,7 +55,5 @@ try {
     }
   }
 } finally {
-  client.close();
-  await server.close();
-  await bridge.close();
+  await close();
 }

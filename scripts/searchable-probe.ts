@@ -6,27 +6,16 @@
  *
  *   npx tsx scripts/searchable-probe.ts --store <scale bench data dir>/scale [--rate 1000] [--seconds 20] [--runs 2]
  */
-import { join } from 'node:path';
-import { startBenchBridge } from '../bench/lib/bridge.js';
-import { startBenchServer } from '../bench/lib/server.js';
-import { createHttpClient } from '../bench/lib/http-client.js';
-import { API_KEY, steadyIngestToSearchable } from '../bench/scale.bench.js';
+import { steadyIngestToSearchable } from '../bench/scale.bench.js';
 import { option } from './lib/probe-options.js';
+import { openScaleStore } from './lib/scale-store.js';
 
 const store = option('store', '');
 if (!store) throw new Error('--store <scale bench data dir>/scale is required');
 const settings: Record<string, number> = { 'steady-rate': Number(option('rate', '1000')), 'steady-seconds': Number(option('seconds', '20')) };
 
-const bridge = await startBenchBridge(join(store, 'bridge'), API_KEY);
-const server = await startBenchServer({ mode: 'child', keepData: true, dataDir: join(store, 'store'), bridgeUrl: bridge.url, apiKey: API_KEY });
-const client = createHttpClient(server.baseUrl, server.apiKey, 32);
+const { client, close } = await openScaleStore(store, 32, true);
 try {
-  for (;;) {
-    const status = JSON.parse((await client.request('GET', '/api/v1/embeddings/status')).body) as
-      { pending?: number; index_catch_up?: { state: string } };
-    if (status.index_catch_up?.state === 'ready' && status.pending === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
   await new Promise((resolve) => setTimeout(resolve, Number(option('settle', '5')) * 1000));
   const context = {
     quick: false, serverMode: 'child' as const, keepData: true,
@@ -37,7 +26,5 @@ try {
     console.log(`run ${run + 1}: ${row.count} probes, p50 ${row.p50_ms.toFixed(1)} / p95 ${row.p95_ms.toFixed(1)} / max ${row.max_ms.toFixed(1)} ms, ${row.errors} refused`);
   }
 } finally {
-  client.close();
-  await server.close();
-  await bridge.close();
+  await close();
 }

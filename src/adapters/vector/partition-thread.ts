@@ -12,25 +12,24 @@ const STOP_WAIT_MS = 5000;
 
 /**
  * The index thread's handle on the second search thread (partition-thread.worker.ts), which holds the partitions of
- * colour 1. Every answer brings the sizes of its partitions (`onSizes`). The thread ending without being stopped is
+ * colour 1. Every answer brings the sizes of its partitions (`sizes`). The thread ending without being stopped is
  * reported to `onFailure`.
  */
 export class PartitionThread {
   private readonly calls: WorkerCalls;
   private stopping = false;
-  /** The sizes of its partitions, as it last said. */
-  sizes: Array<[number, number]> = [];
+  /** Vectors in each of its partitions, as it last said (every answer says). */
+  readonly sizes = new Map<number, number>();
   /** Settles once the thread has opened its partitions (loading their saved graphs). */
   readonly opened: Promise<void>;
 
   private constructor(
-    private readonly worker: Worker, onSizes: (sizes: Array<[number, number]>) => void, onFailure: (error: Error) => void,
+    private readonly worker: Worker, onFailure: (error: Error) => void,
     open: WithoutId<PartitionThreadRequest>,
   ) {
     this.calls = new WorkerCalls(worker, 'partition search thread');
     worker.on('message', (reply: PartitionThreadReply) => {
-      this.sizes = reply.sizes;
-      onSizes(reply.sizes);
+      for (const [partition, size] of reply.sizes) this.sizes.set(partition, size);
       this.calls.settle(reply.id, reply.ok ? reply : { ok: false, error: new Error(`partition thread: ${reply.error}`) });
     });
     worker.on('error', (error) => { if (!this.stopping) onFailure(error); });
@@ -41,10 +40,10 @@ export class PartitionThread {
   /** Starts the thread and has it open its partitions of `layout` (see `opened`). */
   static start(
     dir: string, model: string, dimension: number, parameters: HnswParameters, layout: PartitionLayout,
-    onSizes: (sizes: Array<[number, number]>) => void, onFailure: (error: Error) => void,
+    onFailure: (error: Error) => void,
   ): PartitionThread {
     const worker = startModuleWorker(import.meta.url, 'partition-thread.worker', ['usearch']);
-    return new PartitionThread(worker, onSizes, onFailure, { op: 'open', dir, model, dimension, parameters, layout });
+    return new PartitionThread(worker, onFailure, { op: 'open', dir, model, dimension, parameters, layout });
   }
 
   /** Removes `sliceKeys` from its partitions and adds these rows to them; settles once they are in. */

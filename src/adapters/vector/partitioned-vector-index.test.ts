@@ -140,7 +140,7 @@ describe('PartitionedVectorIndex', () => {
     }
     const threadOf = first.partitionLayout()!.threadOf;
     assert.deepEqual(new Set(threadOf), new Set([0, 1]), 'both threads hold partitions');
-    first.setOtherSizes(second!.ownSizes());
+    first.useOtherSizes(new Map(second!.ownSizes()));
     assert.equal(first.size(), keys.length);
     assert.equal(second!.size() + first.ownSizes().reduce((sum, [, size]) => sum + size, 0), keys.length, 'each vector is in one thread');
     assert.equal(handedOver, second!.ownSizes().reduce((sum, [, size]) => sum + size, 0));

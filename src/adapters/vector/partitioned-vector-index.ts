@@ -95,7 +95,7 @@ export class PartitionedVectorIndex {
   /** Each partition's search thread (see PartitionLayout); null while there are no partitions. */
   private threadOf: number[] | null = null;
   /** Vectors in the partitions the other thread holds, as it last said (sizes plan filtered searches). */
-  private otherSizes = new Map<number, number>();
+  private otherSizes: ReadonlyMap<number, number> = new Map();
   private centroids: VectorRows | null = null;
   /** What the partition graphs hold of each vector, learned with the centroids; null: the vectors themselves. */
   private projection: Projection | null = null;
@@ -180,9 +180,9 @@ export class PartitionedVectorIndex {
     return this.threadOf?.some((thread) => thread !== this.thread) ?? false;
   }
 
-  /** What the other search thread says its partitions hold. */
-  setOtherSizes(sizes: ReadonlyArray<[partition: number, size: number]>): void {
-    for (const [partition, size] of sizes) this.otherSizes.set(partition, size);
+  /** Where the other search thread's partitions' sizes are kept up to date (PartitionThread.sizes). */
+  useOtherSizes(sizes: ReadonlyMap<number, number>): void {
+    this.otherSizes = sizes;
   }
 
   /** Vectors in each partition this thread holds. */
@@ -403,7 +403,7 @@ export class PartitionedVectorIndex {
     this.seed = this.parameters.partitions > 1 ? new SeedVectors(this.dimension) : null;
     this.partitions = [];
     this.threadOf = null;
-    this.otherSizes.clear();
+    this.otherSizes = new Map();
     this.centroids = null;
     this.projection = null;
     this.layoutUnsaved = false;

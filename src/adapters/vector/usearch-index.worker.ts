@@ -15,7 +15,7 @@ import { INSERT_FAILURE_ID, SIZES_ID, type IndexReply, type IndexRequest, type S
 import { FreshVectors } from './fresh-vectors.js';
 import { PartitionThread } from './partition-thread.js';
 import { RequestOrder, type RequestKind } from './request-order.js';
-import { bestOf, PartitionedVectorIndex } from './partitioned-vector-index.js';
+import { bestOf, PartitionedVectorIndex, type PartitionLayout } from './partitioned-vector-index.js';
 import type { HnswParameters } from './usearch-vector.index.js';
 
 /**
@@ -109,10 +109,12 @@ async function handle(message: IndexRequest): Promise<unknown> {
     // The partition thread loads its saved graphs while this one loads the others.
     const layout = PartitionedVectorIndex.savedLayout(message.dir, message.model, message.dimension, message.parameters);
     if (layout?.threadOf.includes(1)) startPartitionThread(layout);
-    const openedIndex = PartitionedVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
+    const openedIndex = layout
+      ? { index: PartitionedVectorIndex.openThreadPart(message.dir, message.model, message.dimension, message.parameters, layout, 0), loaded: true }
+      : PartitionedVectorIndex.open(message.dir, message.model, message.dimension, message.parameters);
     if (partitionThread) {
       await partitionThread.opened;
-      openedIndex.index.setOtherSizes(partitionThread.sizes);
+      openedIndex.index.useOtherSizes(partitionThread.sizes);
     }
     index = openedIndex.index;
     fresh = new FreshVectors(message.dimension);
@@ -212,7 +214,10 @@ async function insertWaiting(): Promise<void> {
         await Promise.all(there);
         // This slice split the first graph: the partition thread takes its partitions before the next slice.
         const layout = graph.partitionLayout();
-        if (!partitionThread && !closing && graph === index && layout?.threadOf.includes(1)) startPartitionThread(layout);
+        if (!partitionThread && !closing && graph === index && layout?.threadOf.includes(1)) {
+          startPartitionThread(layout);
+          graph.useOtherSizes(partitionThread!.sizes);
+        }
       } catch (error) {
         reply({ id: INSERT_FAILURE_ID, ok: false, ...sizes(), error: `inserting ${slice.keys.length} vectors: ${(error as Error).message}` });
       } finally {
@@ -264,10 +269,9 @@ async function searchGraphs(graph: PartitionedVectorIndex, query: Float32Array, 
 }
 
 /** Starts the partition thread on `layout`'s partitions of colour 1, for the index being opened. */
-function startPartitionThread(layout: NonNullable<ReturnType<PartitionedVectorIndex['partitionLayout']>>): void {
+function startPartitionThread(layout: PartitionLayout): void {
   const { dir, model, dimension, parameters } = openedWith!;
   partitionThread = PartitionThread.start(dir, model, dimension, parameters, layout,
-    (sizes) => index?.setOtherSizes(sizes),
     (error) => {
       // Its partitions are gone: the index thread fails with it, as it would fail itself (the owner sees the thread end).
       setImmediate(() => { throw new Error(`partition search thread failed: ${error.message}`); });
