@@ -3,9 +3,10 @@
  * graphs, one usearch add (with its own threads) each. For each --slices value, builds the service's
  * PartitionedVectorIndex (default parameters, 2 insert threads) from the bench corpus's first --messages vectors in
  * key order, as the index thread does (seed graph, split, moved vectors added back), and prints vectors a second,
- * CPU a vector and recall@10 after the exact re-rank (the service's search: probes 6, 116 candidates).
+ * CPU a vector, recall@10 after the exact re-rank (the service's search: probes 6, 116 candidates) and how many of
+ * --self vectors (spread over the corpus) a search for the vector itself does not find (unreachable in its graph).
  *
- *   npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 64,256,1024
+ *   npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 64,256,1024 --threads 1 --self 30000
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
 const threads = Number(option('threads', '2'));
+const selfChecks = Math.min(size, Number(option('self', '0')));
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const matrix = await embedCorpus(embedder, size);
 const { queries, recall } = await recallCheck(embedder, matrix, Number(option('queries', '100')));
@@ -49,7 +51,13 @@ for (const slice of option('slices', '64,256,1024').split(',').map(Number)) {
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu0);
   const found = queries.map((query, q) => recall(q, index.search(query, 116).map((item) => item.key)));
+  let unreachable = 0;
+  for (let check = 0; check < selfChecks; check += 1) {
+    const row = Math.floor((check * size) / selfChecks);
+    if (!index.search(matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION), 10).some((item) => item.key === row)) unreachable += 1;
+  }
   console.log(`slice ${String(slice).padStart(5)}: ${(size / wall * 1000).toFixed(0)} vectors/s (split after ${(splitAt / 1000).toFixed(1)} s), ` +
-    `cpu ${((used.user + used.system) / size).toFixed(0)} µs a vector, recall@10 ${mean(found).toFixed(3)}`);
+    `cpu ${((used.user + used.system) / size).toFixed(0)} µs a vector, recall@10 ${mean(found).toFixed(3)}` +
+    (selfChecks > 0 ? `, ${unreachable} of ${selfChecks} vectors not found by themselves` : ''));
   rmSync(dir, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.loader.js';
 import { openStorage } from '../../src/storage.js';
 import { ThreadedVectorIndex } from '../../src/adapters/vector/threaded-vector-index.js';
+import type { VectorIndex } from '../../src/ports/vector-index.js';
 import { DEFAULT_HNSW_PARAMETERS } from '../../src/adapters/vector/usearch-vector.index.js';
 import { removeDir } from '../helpers/service-harness.js';
 
@@ -81,13 +82,17 @@ describe('HNSW graph parameters', () => {
       overrides: { server: { data_dir: join(dir, 'projected') } },
     });
     const many = Array.from({ length: 4 * 512 + 200 }, (_, i) => i + 1);
+    // Partition graphs insert on one thread: with two, usearch left a vector or two of these unreachable in most builds.
+    const unfoundBySelf = async (index: VectorIndex) =>
+      (await Promise.all(many.map(async (key) => ((await index.search(wideVectorOf(key), 1))[0]?.key === key ? null : key))))
+        .filter((key) => key !== null);
     const storage = await openStorage(config);
     const first = storage.openLocalIndex!('test-model', wide).index;
     try {
       await first.add(many, many.map(wideVectorOf));
       await first.flush();
       await first.save();
-      assert.equal((await first.search(wideVectorOf(2222), 1))[0]?.key, 2222);
+      assert.deepEqual(await unfoundBySelf(first), [], 'every vector is found by a search for itself');
     } finally {
       await first.close();
     }
@@ -97,8 +102,7 @@ describe('HNSW graph parameters', () => {
     try {
       assert.equal(await loaded, true);
       assert.equal(reopened.size(), many.length);
-      const lost = many.filter((key) => key % 50 === 0).map(async (key) => ((await reopened.search(wideVectorOf(key), 1))[0]?.key === key ? null : key));
-      assert.deepEqual((await Promise.all(lost)).filter((key) => key !== null), [], 'each vector is found again after the restart');
+      assert.deepEqual(await unfoundBySelf(reopened), [], 'each vector is found again after the restart');
     } finally {
       await reopened.close();
       await storage.close();
