@@ -13,7 +13,7 @@
  * /sel/a/b 1%), and counting the filter's matches is timed too.
  *
  *   npx tsx scripts/semantic-split-probe.ts --data-dir <dir>/scale/store [--rounds 10] [--settle 20] [--folder /sel/a]
- *     [--questions recall]
+ *     [--questions recall] [--warm 0]
  *     [--search-<key> <number>]
  */
 import { BENCH_QUERIES, recallQuestions } from '../bench/lib/search-queries.js';
@@ -69,8 +69,9 @@ try {
   await waitForGraph(search, questions[0]!, { caughtUp: true });
   await new Promise((resolve) => setTimeout(resolve, Number(option('settle', '20')) * 1000));
   const rounds = Number(option('rounds', '10'));
-  for (let round = 0; round < rounds + 2; round += 1) {
-    measuring = round >= 2;
+  const warm = Number(option('warm', '2'));
+  for (let round = 0; round < rounds + warm; round += 1) {
+    measuring = round >= warm;
     for (const query of questions) await ask(query);
   }
   for (const [label, list] of times) {

@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-database.js';
+import { primePageCache } from './sqlite-page-cache-prime.js';
 import type { ScoredKey } from '../../domain/search.js';
 import { filterReadsOn, type FilterReadReply, type FilterReadRequest, type FilterReads } from './sqlite-filter-reads.js';
 
@@ -14,9 +15,12 @@ let reads: FilterReads | null = null;
 
 async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | null> {
   if (request.op === 'open') {
-    db = openSqliteConnection(request.file);
-    db.pragma('query_only = ON');
-    reads = filterReadsOn(db);
+    const opened = openSqliteConnection(request.file);
+    opened.pragma('query_only = ON');
+    db = opened;
+    reads = filterReadsOn(opened);
+    // In the background, between requests; a failure costs only the speed it was for.
+    void primePageCache(opened, () => db !== opened || !opened.open).catch(() => undefined);
     return null;
   }
   if (request.op === 'close') {

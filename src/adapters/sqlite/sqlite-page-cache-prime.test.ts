@@ -1,0 +1,92 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { openSqliteConnection, openSqliteDatabase } from './sqlite-database.js';
+import { primePageCache } from './sqlite-page-cache-prime.js';
+
+const DIMENSION = 768;
+const STORED = 600;
+
+describe('priming a connection\'s page cache with the newest stored vectors', () => {
+  let dir: string;
+  let file: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'memsvc-prime-'));
+    file = join(dir, 'memsvc.db');
+    const db = openSqliteDatabase(file);
+    const at = '2026-06-01T00:00:00.000Z';
+    db.prepare(`INSERT INTO conversations (id, label, folder, status, created_at, updated_at, last_accessed_at)
+      VALUES ('c', 'notes', '/', 'active', ?, ?, ?)`).run(at, at, at);
+    const message = db.prepare(`INSERT INTO messages (seq, id, conversation_id, position, role, content, timestamp)
+      VALUES (?, ?, 'c', ?, 'user', 'text', ?)`);
+    const vector = db.prepare('INSERT INTO message_vectors (message_seq, model, vector) VALUES (?, \'m\', ?)');
+    db.transaction(() => {
+      for (let seq = 1; seq <= STORED; seq += 1) {
+        message.run(seq, `m${seq}`, seq, at);
+        vector.run(seq, Buffer.from(new Float32Array(DIMENSION).fill(seq).buffer));
+      }
+    })();
+    db.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const connection = (cachePages: number): Database => {
+    const db = openSqliteConnection(file);
+    db.pragma(`cache_size = ${cachePages}`);
+    return db;
+  };
+
+  test('reads as many stored vectors as the cache has pages, or all of them when fewer', async () => {
+    const small = connection(100);
+    const large = connection(5000);
+    try {
+      assert.equal(await primePageCache(small, () => false), 100);
+      assert.equal(await primePageCache(large, () => false), STORED);
+    } finally {
+      small.close();
+      large.close();
+    }
+  });
+
+  test('a cache size in KiB (negative) counts in pages of the file', async () => {
+    const db = connection(100);
+    try {
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.pragma(`cache_size = -${(pageSize * 300) / 1024}`);
+      assert.equal(await primePageCache(db, () => false), 300);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('stops between steps once told to (the connection closing), and other reads run between its steps', async () => {
+    const db = connection(5000);
+    try {
+      let stop = false;
+      const priming = primePageCache(db, () => stop);
+      // The caller's own read runs while priming is under way: the prime yields between steps.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(db.prepare('SELECT count(*) FROM message_vectors').pluck().get(), STORED);
+      stop = true;
+      const read = await priming;
+      assert.ok(read > 0 && read < STORED, `stopped part way: ${read} of ${STORED}`);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('a store without vectors reads nothing', async () => {
+    const empty = join(dir, 'empty.db');
+    openSqliteDatabase(empty).close();
+    const db = openSqliteConnection(empty);
+    try {
+      assert.equal(await primePageCache(db, () => false), 0);
+    } finally {
+      db.close();
+    }
+  });
+});
