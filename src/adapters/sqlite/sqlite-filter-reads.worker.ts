@@ -5,13 +5,15 @@
 import { parentPort } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-database.js';
-import { primePageCache } from './sqlite-page-cache-prime.js';
+import { PageCachePrimer } from './sqlite-page-cache-prime.js';
 import type { ScoredKey } from '../../domain/search.js';
 import { filterReadsOn, type FilterReadReply, type FilterReadRequest, type FilterReads } from './sqlite-filter-reads.js';
 
 const port = parentPort!;
 let db: Database | null = null;
 let reads: FilterReads | null = null;
+/** Fills the connection's page cache between requests (at the start, and while the store grows into it). */
+let primer: PageCachePrimer | null = null;
 
 async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | null> {
   if (request.op === 'open') {
@@ -19,17 +21,19 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
     opened.pragma('query_only = ON');
     db = opened;
     reads = filterReadsOn(opened);
-    // In the background, between requests; a failure costs only the speed it was for.
-    void primePageCache(opened, () => db !== opened || !opened.open).catch(() => undefined);
+    primer = new PageCachePrimer(opened, () => db !== opened || !opened.open);
+    void primer.primeIfDue();
     return null;
   }
   if (request.op === 'close') {
     if (db?.open) db.close();
     db = null;
     reads = null;
+    primer = null;
     return null;
   }
   if (!reads) throw new Error('the filter-read thread has no open database');
+  void primer?.primeIfDue();
   if (request.op === 'scan') return reads.scan(request.query, request.filter, request.limit, request.depth);
   if (request.op === 'rerank') return reads.rerank(request.query, request.keys, request.depth);
   return reads.sample(request.filter, request.count, request.dimension);

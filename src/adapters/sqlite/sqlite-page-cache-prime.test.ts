@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { openSqliteConnection, openSqliteDatabase } from './sqlite-database.js';
-import { primePageCache } from './sqlite-page-cache-prime.js';
+import { PageCachePrimer, primePageCache } from './sqlite-page-cache-prime.js';
 
 const DIMENSION = 768;
 const STORED = 600;
@@ -87,6 +87,47 @@ describe('priming a connection\'s page cache with the newest stored vectors', ()
       assert.equal(await primePageCache(db, () => false), 0);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('PageCachePrimer', () => {
+  let dir: string;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'memsvc-primer-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a store smaller than the cache is primed again as it grows, at most every 30 s, until the cache is full', async () => {
+    const file = join(dir, 'growing.db');
+    const writer = openSqliteDatabase(file);
+    const at = '2026-06-01T00:00:00.000Z';
+    writer.prepare(`INSERT INTO conversations (id, label, folder, status, created_at, updated_at, last_accessed_at)
+      VALUES ('c', 'notes', '/', 'active', ?, ?, ?)`).run(at, at, at);
+    let stored = 0;
+    const store = (count: number) => writer.transaction(() => {
+      for (let i = 0; i < count; i += 1) {
+        stored += 1;
+        writer.prepare(`INSERT INTO messages (seq, id, conversation_id, position, role, content, timestamp)
+          VALUES (?, ?, 'c', ?, 'user', 'text', ?)`).run(stored, `m${stored}`, stored, at);
+        writer.prepare('INSERT INTO message_vectors (message_seq, model, vector) VALUES (?, \'m\', ?)')
+          .run(stored, Buffer.from(new Float32Array(DIMENSION).fill(stored).buffer));
+      }
+    })();
+    const reader = openSqliteConnection(file);
+    reader.pragma('cache_size = 200');
+    let clock = 0;
+    const primer = new PageCachePrimer(reader, () => !reader.open, () => clock);
+    try {
+      store(50);
+      assert.equal(await primer.primeIfDue(), 50, 'at the start: all there is');
+      store(500);
+      assert.equal(primer.primeIfDue(), null, 'not again within 30 s');
+      clock += 30_000;
+      assert.equal(await primer.primeIfDue(), 200, 'later, with the store grown: the cache\'s worth');
+      clock += 60_000;
+      assert.equal(primer.primeIfDue(), null, 'the cache is full: never again');
+    } finally {
+      reader.close();
+      writer.close();
     }
   });
 });
