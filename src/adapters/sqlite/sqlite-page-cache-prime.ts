@@ -9,10 +9,10 @@ const PRIME_AGAIN_AFTER_MS = 30_000;
  * Fills a new connection's page cache with the newest stored vectors, a step at a time with the event loop free
  * between steps, until it has read as many rows as the cache has pages (or the table ends, or `stopped()`).
  *
- * Why: SQLite allocates a page's buffer the first time its cache grows to hold it, and on this VM that first touch
- * of fresh memory cost more than the read. A re-rank of 116 stored vectors took p50 4.0 ms on a connection whose
- * 64 MB cache was still filling, and 0.47 ms for vectors never read before once it was full (both from the OS page
- * cache; docs/performance.md, session 29). Filled at the start, the first questions after a start cost what later
+ * Why: while a connection's cache grows, each page read into it takes a buffer SQLite has not used before (fresh
+ * memory the process touches for the first time); once full, it reuses the least recent one. Reading 116 random
+ * stored vectors at a million messages (all in the OS page cache) took p50 4.0 ms on a connection whose 64 MB cache
+ * was still filling and 0.47 ms, for vectors never read before, once it was full (docs/performance.md, session 29). Filled at the start, the first questions after a start cost what later
  * ones do (a store growing from empty: see PageCachePrimer). Returns the rows read.
  */
 export async function primePageCache(db: Database, stopped: () => boolean): Promise<number> {
