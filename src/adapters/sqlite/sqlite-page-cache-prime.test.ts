@@ -10,6 +10,22 @@ import { PageCachePrimer, primePageCache } from './sqlite-page-cache-prime.js';
 const DIMENSION = 768;
 const STORED = 600;
 
+/** Messages `from` to `from + count - 1` of one conversation, each with a stored vector of DIMENSION floats. */
+function storeVectors(db: Database, from: number, count: number): void {
+  const at = '2026-06-01T00:00:00.000Z';
+  db.prepare(`INSERT OR IGNORE INTO conversations (id, label, folder, status, created_at, updated_at, last_accessed_at)
+    VALUES ('c', 'notes', '/', 'active', ?, ?, ?)`).run(at, at, at);
+  const message = db.prepare(`INSERT INTO messages (seq, id, conversation_id, position, role, content, timestamp)
+    VALUES (?, ?, 'c', ?, 'user', 'text', ?)`);
+  const vector = db.prepare('INSERT INTO message_vectors (message_seq, model, vector) VALUES (?, \'m\', ?)');
+  db.transaction(() => {
+    for (let seq = from; seq < from + count; seq += 1) {
+      message.run(seq, `m${seq}`, seq, at);
+      vector.run(seq, Buffer.from(new Float32Array(DIMENSION).fill(seq).buffer));
+    }
+  })();
+}
+
 describe('priming a connection\'s page cache with the newest stored vectors', () => {
   let dir: string;
   let file: string;
@@ -18,18 +34,7 @@ describe('priming a connection\'s page cache with the newest stored vectors', ()
     dir = mkdtempSync(join(tmpdir(), 'memsvc-prime-'));
     file = join(dir, 'memsvc.db');
     const db = openSqliteDatabase(file);
-    const at = '2026-06-01T00:00:00.000Z';
-    db.prepare(`INSERT INTO conversations (id, label, folder, status, created_at, updated_at, last_accessed_at)
-      VALUES ('c', 'notes', '/', 'active', ?, ?, ?)`).run(at, at, at);
-    const message = db.prepare(`INSERT INTO messages (seq, id, conversation_id, position, role, content, timestamp)
-      VALUES (?, ?, 'c', ?, 'user', 'text', ?)`);
-    const vector = db.prepare('INSERT INTO message_vectors (message_seq, model, vector) VALUES (?, \'m\', ?)');
-    db.transaction(() => {
-      for (let seq = 1; seq <= STORED; seq += 1) {
-        message.run(seq, `m${seq}`, seq, at);
-        vector.run(seq, Buffer.from(new Float32Array(DIMENSION).fill(seq).buffer));
-      }
-    })();
+    storeVectors(db, 1, STORED);
     db.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,19 +104,8 @@ describe('PageCachePrimer', () => {
   test('a store smaller than the cache is primed again as it grows, at most every 30 s, until the cache is full', async () => {
     const file = join(dir, 'growing.db');
     const writer = openSqliteDatabase(file);
-    const at = '2026-06-01T00:00:00.000Z';
-    writer.prepare(`INSERT INTO conversations (id, label, folder, status, created_at, updated_at, last_accessed_at)
-      VALUES ('c', 'notes', '/', 'active', ?, ?, ?)`).run(at, at, at);
     let stored = 0;
-    const store = (count: number) => writer.transaction(() => {
-      for (let i = 0; i < count; i += 1) {
-        stored += 1;
-        writer.prepare(`INSERT INTO messages (seq, id, conversation_id, position, role, content, timestamp)
-          VALUES (?, ?, 'c', ?, 'user', 'text', ?)`).run(stored, `m${stored}`, stored, at);
-        writer.prepare('INSERT INTO message_vectors (message_seq, model, vector) VALUES (?, \'m\', ?)')
-          .run(stored, Buffer.from(new Float32Array(DIMENSION).fill(stored).buffer));
-      }
-    })();
+    const store = (count: number) => { storeVectors(writer, stored + 1, count); stored += count; };
     const reader = openSqliteConnection(file);
     reader.pragma('cache_size = 200');
     let clock = 0;
