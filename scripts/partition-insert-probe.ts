@@ -1,12 +1,12 @@
 /**
  * Insert slices in the partitioned index (issue 16): a slice of the insert loop spreads over up to `partitions`
- * graphs, one usearch add (with its own threads) each. For each --slices value, builds the service's
- * PartitionedVectorIndex (default parameters, 2 insert threads) from the bench corpus's first --messages vectors in
+ * graphs, one usearch add each. For each --slices value, builds the service's
+ * PartitionedVectorIndex (default parameters, one insert thread a graph) from the bench corpus's first --messages vectors in
  * key order, as the index thread does (seed graph, split, moved vectors added back), and prints vectors a second,
  * CPU a vector, recall@10 after the exact re-rank (the service's search: probes 6, 116 candidates) and how many of
  * --self vectors (spread over the corpus) a search for the vector itself does not find (unreachable in its graph).
  *
- *   npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 64,256,1024 --threads 1 --self 30000
+ *   npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 64,256,1024 --self 30000
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,6 @@ import { DIMENSION, embedCorpus, mean, recallCheck } from './lib/corpus-vectors.
 import { option } from './lib/probe-options.js';
 
 const size = Number(option('messages', '300000'));
-const threads = Number(option('threads', '2'));
 const selfChecks = Math.min(size, Number(option('self', '0')));
 const embedder = await createBuiltinEmbedder({ cacheDir: SHARED_MODEL_CACHE });
 const matrix = await embedCorpus(embedder, size);
@@ -33,7 +32,7 @@ for (const slice of option('slices', '64,256,1024').split(',').map(Number)) {
   const started = performance.now();
   let splitAt = 0;
   const put = (keys: number[], block: Float32Array) => {
-    index.add(keys, block, threads);
+    index.add(keys, block);
     const moved = index.takeMoved();
     if (moved) { splitAt = performance.now() - started; waiting.push(moved); }
   };

@@ -47,8 +47,8 @@ export class PartitionThread {
   }
 
   /** Removes `sliceKeys` from its partitions and adds these rows to them; settles once they are in. */
-  async add(sliceKeys: readonly number[], keys: number[], matrix: Float32Array, threads: number): Promise<void> {
-    await this.calls.send({ op: 'add', sliceKeys: [...sliceKeys], keys, matrix, threads }, [matrix.buffer as ArrayBuffer]);
+  async add(sliceKeys: readonly number[], keys: number[], matrix: Float32Array): Promise<void> {
+    await this.calls.send({ op: 'add', sliceKeys: [...sliceKeys], keys, matrix }, [matrix.buffer as ArrayBuffer]);
   }
 
   async remove(keys: readonly number[]): Promise<void> {

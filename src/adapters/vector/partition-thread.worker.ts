@@ -49,7 +49,7 @@ async function handle(message: PartitionThreadRequest): Promise<unknown> {
   switch (message.op) {
     case 'add':
       index.remove(message.sliceKeys);
-      for (const _ of index.addInSteps(message.keys, message.matrix, message.threads)) {
+      for (const _ of index.addInSteps(message.keys, message.matrix)) {
         await nextTurn();
         if (closing) break;
       }

@@ -24,6 +24,17 @@ export const SEED_VECTORS_PER_PARTITION = 512;
  * the graph is the same on every build. A store spends its first 16,384 vectors here, so the insert time is small.
  */
 const SEEDING_ADD_THREADS = 1;
+/**
+ * A partition graph inserts on one thread too; with two search threads, the two insert into their own partitions at
+ * the same time. Two threads a graph left vectors that no search for themselves finds here as well (usearch issue
+ * #735: a node is linked to before its lowest level has links of its own), and a partition's share of a slice (~64
+ * vectors) is too small for a second thread to pay. Building the bench corpus's first 300,000 vectors in slices of
+ * 2,048 (`npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 2048 --threads N --self 30000`, at
+ * 1f804a3, when the probe's threads still reached partition graphs): one thread 9,663 vectors/s at 111 µs of CPU a
+ * vector, every one of 30,000 vectors found by itself; two threads 9,474 vectors/s at 160 µs, 10 not found; recall@10
+ * 0.964 both.
+ */
+const PARTITION_ADD_THREADS = 1;
 
 interface PartitionsMeta {
   model: string;
@@ -234,8 +245,8 @@ export class PartitionedVectorIndex {
    * add(), one partition graph a step, so the caller can answer searches between them: at a million vectors the
    * graphs took 650-830 vectors/s on 2 cores, and a slice of 512 spread over the partitions held every search
    * for 0.6-0.8 s. While seeding (one graph) it is a single step.
-   * @param threads insert threads of a partition graph, or of the one graph of `partitions: 1`; the seeding
-   *   graph inserts on SEEDING_ADD_THREADS whatever this says
+   * @param threads insert threads of the one graph of `partitions: 1`; the seeding graph inserts on
+   *   SEEDING_ADD_THREADS and a partition graph on PARTITION_ADD_THREADS, whatever this says
    * @param other told, before the first step, of the rows going into partitions the other search thread holds
    *   (it removes every key of the slice from its partitions: a re-added key may have moved to this thread's)
    */
@@ -275,7 +286,7 @@ export class PartitionedVectorIndex {
       if (this.partitions !== partitions) return;
       const block = rowsOfMatrix(matrix, rows, this.dimension);
       // Projected a partition's share at a time, so a step holds searches no longer than its own inserts.
-      partitions[owner]!.add(rows.map((row) => keys[row]!), this.projection ? projectRows(this.projection, block, threads) : block, threads);
+      partitions[owner]!.add(rows.map((row) => keys[row]!), this.projection ? projectRows(this.projection, block) : block, PARTITION_ADD_THREADS);
     }
   }
 

@@ -21,7 +21,7 @@ import type { HnswParameters } from './usearch-vector.index.js';
 /**
  * The one graph of `partitions: 1` inserts on two threads at least (every core but one, up to 4, on bigger machines),
  * for the graph's quality rather than speed; the seeding graph takes one (SEEDING_ADD_THREADS in
- * partitioned-vector-index.ts), and so do partition graphs (PARTITION_ADD_THREADS below). Built
+ * partitioned-vector-index.ts), and so do partition graphs (PARTITION_ADD_THREADS there). Built
  * from the bench corpus's first 300,000 messages in key order (clustered: a conversation's turns are near each
  * other; `npx tsx scripts/graph-build-probe.ts --messages 300000 --threads N --slice 32`, M 64, i8), recall@10
  * after the exact re-rank was 0.824 and 0.865 with one thread and 0.87-1.00 with two (mean 0.94 over thirteen
@@ -31,16 +31,6 @@ import type { HnswParameters } from './usearch-vector.index.js';
  * 2 cores the pipeline drained at 818 and 866 msgs/s with two threads, 648 with one (bench/RESULTS.md, 2026-11-25).
  */
 const ADD_THREADS = Math.max(2, Math.min(4, availableParallelism() - 1));
-/**
- * Partition graphs insert on one thread each; with two search threads, the two insert into their partitions at the
- * same time. Two threads a graph left vectors that not even a search for themselves finds (usearch issue #735: a
- * node is linked to before its lowest level has links of its own), and a partition's share of a slice (~64 vectors)
- * is too small for a second thread to pay. Building the bench corpus's first 300,000 vectors in slices of 2,048
- * (`npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 2048 --threads N --self 30000`): one thread
- * 9,663 vectors/s at 111 µs of CPU a vector, every one of 30,000 vectors found by itself; two threads 9,474
- * vectors/s at 160 µs, 10 not found; recall@10 0.964 both.
- */
-const PARTITION_ADD_THREADS = 1;
 const ADD_SLICE = 32 * ADD_THREADS;
 /**
  * Partitioned, a slice spreads over up to `partitions` graphs, one usearch add (with its own threads) each, so a
@@ -214,12 +204,11 @@ async function insertWaiting(): Promise<void> {
         const handOver = (sliceKeys: readonly number[], keys: number[], matrix: Float32Array) => {
           if (keys.length === 0 && !partitionThread) return;
           if (!partitionThread) throw new Error('no partition thread for the vectors of its partitions');
-          there.push(partitionThread.add(sliceKeys, keys, matrix, PARTITION_ADD_THREADS));
+          there.push(partitionThread.add(sliceKeys, keys, matrix));
         };
         // A partition graph a step, with searches and adds answered between them. Closing stops it between two
         // steps; the slice's vectors are stored, and the next start's catch-up adds those the graph lacks.
-        const threads = graph.layout() === 'partitioned' ? PARTITION_ADD_THREADS : ADD_THREADS;
-        for (const _ of graph.addInSteps(slice.keys, slice.matrix, threads, handOver)) {
+        for (const _ of graph.addInSteps(slice.keys, slice.matrix, ADD_THREADS, handOver)) {
           await new Promise((resolve) => setImmediate(resolve));
           if (closing) break;
         }

@@ -38,7 +38,7 @@ export interface SearchReply {
 export type PartitionThreadRequest =
   | { op: 'open'; dir: string; model: string; dimension: number; parameters: HnswParameters; layout: PartitionLayout }
   /** Removes `sliceKeys` from its partitions, then adds `keys` (all of them its own), a partition a step. */
-  | { op: 'add'; sliceKeys: number[]; keys: number[]; matrix: Float32Array; threads: number }
+  | { op: 'add'; sliceKeys: number[]; keys: number[]; matrix: Float32Array }
   | { op: 'remove'; keys: number[] }
   | { op: 'missing'; keys: number[] }
   | { op: 'search'; graphQuery: Float32Array; asks: SearchPlan['asks'] }
