@@ -38,5 +38,8 @@ export interface VectorIndex {
 /**
  * Opens (or creates) the local index of a model without waiting for a saved
  * graph to load: `loaded` settles when it has (true) or when none was usable (false).
+ * `onFailure` is told once if the index stops working for good before it is closed (its thread ended):
+ * every call to it fails from then on, and its owner opens it again.
  */
-export type OpenVectorIndex = (model: string, dimension: number) => { index: VectorIndex; loaded: Promise<boolean> };
+export type OpenVectorIndex = (model: string, dimension: number, onFailure?: (error: Error) => void) =>
+  { index: VectorIndex; loaded: Promise<boolean> };

@@ -34,6 +34,14 @@ export interface IndexCatchUp {
 const CATCH_UP_KEY_PAGE = 2_000;
 /** Vectors fetched and inserted per step of the catch-up. */
 const CATCH_UP_ADD_BATCH = 512;
+/**
+ * An index that fails (its thread ended) is opened again after RESTART_FIRST_MS, twice as long after each further
+ * failure up to RESTART_MAX_MS: an index that fails as it loads must not take a core loading it over and over.
+ * A failure RESTART_FORGET_MS after the one before starts the count again.
+ */
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 60_000;
+const RESTART_FORGET_MS = 10 * 60_000;
 
 /**
  * Knows the model the stored vectors were made with, and when the bridge now
@@ -50,6 +58,10 @@ export class VectorIndexHolder {
   private generation = 0;
   private catchUpDone: Promise<void> = Promise.resolve();
   private progress: IndexCatchUp = emptyProgress();
+  private restartTimer: NodeJS.Timeout | null = null;
+  /** Failures of the index since the count last started again (see RESTART_FORGET_MS), and when the last was. */
+  private failures = 0;
+  private lastFailureAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly queue: EmbeddingQueue,
@@ -141,6 +153,7 @@ export class VectorIndexHolder {
   async close(): Promise<void> {
     const index = this.index;
     this.generation += 1;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.catchUpDone.catch(() => undefined);
     if (index) {
       // The vectors still waiting for the graph go in first, so the next start finds nothing to catch up.
@@ -164,15 +177,41 @@ export class VectorIndexHolder {
     await previous?.close();
     this.model = model;
     if (this.openIndex === null) return;
-    const { index, loaded } = this.openIndex(model.model, model.dimension);
-    this.index = index;
     const generation = this.generation;
+    const { index, loaded } = this.openIndex(model.model, model.dimension, (error) => this.failed(generation, model, error));
+    this.index = index;
     this.progress = { ...emptyProgress(), state: 'loading', started_at: new Date().toISOString() };
     this.catchUpDone = this.catchUp(index, loaded, generation).catch((error: unknown) => {
       if (generation !== this.generation) return;
       this.progress = { ...this.progress, state: 'failed', error: (error as Error).message };
       this.log.error({ err: error }, 'vector index catch-up failed; semantic results stay partial');
     });
+  }
+
+  /**
+   * The index opened as `generation` stopped working (its thread ended): searches answer without it (partial) and
+   * vectors stay stored, until it is opened again, which loads the saved graph and adds the stored vectors it lacks.
+   */
+  private failed(generation: number, model: EmbeddingModelInfo, error: Error): void {
+    if (generation !== this.generation) return;
+    const index = this.index;
+    this.detach();
+    this.progress = { ...emptyProgress(), state: 'failed', error: error.message };
+    void index?.close().catch(() => undefined);
+    const now = performance.now();
+    if (now - this.lastFailureAt > RESTART_FORGET_MS) this.failures = 0;
+    this.lastFailureAt = now;
+    this.failures += 1;
+    const delayMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** (this.failures - 1));
+    this.log.error({ err: error, reopenInMs: delayMs, failures: this.failures },
+      'the vector index failed; semantic results are partial until it is open again and has caught up');
+    const restart = this.generation;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (restart !== this.generation) return;
+      this.open(model).catch((reopenError: unknown) => this.log.error({ err: reopenError }, 'opening the vector index again failed'));
+    }, delayMs);
+    this.restartTimer.unref();
   }
 
   /** Loads the saved graph, then adds the stored vectors it lacks (written after its last save, or all of them). */

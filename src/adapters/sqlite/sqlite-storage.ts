@@ -54,10 +54,11 @@ export function openSqliteStorage(
     labelVectors: new SqliteLabelVectorReader(db),
     archive: writer.route('archive', new SqliteConversationArchive(db)),
     activity: new SqliteMessageActivityReader(db),
-    openLocalIndex: (model, dimension) => {
+    openLocalIndex: (model, dimension, onFailure) => {
       const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension, options.indexParameters, {
         onInsertFailure: (error) => options.log?.error({ err: error },
           'vectors could not go into the graph; they stay stored, and the next start adds them'),
+        ...(onFailure ? { onThreadExit: onFailure } : {}),
       });
       void warmUpForLargeIndex(index, filterReads, exactMaxCandidates);
       return { index, loaded: index.loaded };

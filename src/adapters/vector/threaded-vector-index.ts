@@ -19,6 +19,11 @@ export interface ThreadedIndexOptions {
   backlogLimit?: number;
   /** Told when vectors could not go into the graph (they stay stored; the next start adds them). */
   onInsertFailure?: (error: Error) => void;
+  /**
+   * Told once when the thread ends before `close` (an error it did not catch, or its partition thread failing):
+   * every call fails from then on.
+   */
+  onThreadExit?: (error: Error) => void;
 }
 
 /**
@@ -34,14 +39,23 @@ export class ThreadedVectorIndex implements VectorIndex {
   private readonly calls: WorkerCalls;
   private knownSize = 0;
   private knownWaiting = 0;
+  private closing = false;
   /** Resolves once the saved graph is loaded (true) or found missing or stale (false: starts empty). */
   readonly loaded: Promise<boolean>;
 
   private constructor(
     private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string, parameters: HnswParameters,
-    backlogLimit: number, onInsertFailure: (error: Error) => void,
+    backlogLimit: number, onInsertFailure: (error: Error) => void, onThreadExit: (error: Error) => void,
   ) {
     this.calls = new WorkerCalls(worker, 'vector index thread');
+    let ended = false;
+    const end = (error: Error) => {
+      if (ended || this.closing) return;
+      ended = true;
+      onThreadExit(error);
+    };
+    worker.on('error', end);
+    worker.on('exit', (code) => end(new Error(`the vector index thread exited (code ${code})`)));
     worker.on('message', (reply: IndexReply) => {
       this.knownSize = reply.size;
       this.knownWaiting = reply.waiting;
@@ -61,7 +75,7 @@ export class ThreadedVectorIndex implements VectorIndex {
   ): ThreadedVectorIndex {
     const worker = startModuleWorker(import.meta.url, 'usearch-index.worker', ['usearch']);
     return new ThreadedVectorIndex(worker, model, dimension, dir, parameters, options.backlogLimit ?? DEFAULT_BACKLOG_LIMIT,
-      options.onInsertFailure ?? (() => undefined));
+      options.onInsertFailure ?? (() => undefined), options.onThreadExit ?? (() => undefined));
   }
 
   /** The open graph's parameters: a loaded graph's own connectivity, the configured expansions. */
@@ -118,6 +132,7 @@ export class ThreadedVectorIndex implements VectorIndex {
    * answer within CLOSE_WAIT_MS is terminated anyway.
    */
   async close(): Promise<void> {
+    this.closing = true;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); });
     await Promise.race([this.call({ op: 'close' }).catch(() => undefined), waited]);
