@@ -58,6 +58,7 @@ function countedHere(): { reads: FilterReads; count: () => number } {
       scan: (...args) => { count += 1; return here.scan(...args); },
       sample: (...args) => { count += 1; return here.sample(...args); },
       rerank: (...args) => { count += 1; return here.rerank(...args); },
+      admit: (...args) => { count += 1; return here.admit(...args); },
     },
     count: () => count,
   };
@@ -66,6 +67,7 @@ const refusing: FilterReads = {
   scan: () => Promise.reject(new Error('the thread should answer')),
   sample: () => Promise.reject(new Error('the thread should answer')),
   rerank: () => Promise.reject(new Error('the thread should answer')),
+  admit: () => Promise.reject(new Error('the thread should answer')),
 };
 
 test('the filter-read thread ranks exactly as a scan on the request thread, under every filter', async () => {

@@ -4,6 +4,7 @@ import { exactTopK } from '../../domain/exact-search.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import { startModuleWorker } from '../vector/module-worker.js';
 import { WorkerCalls, type WithoutId } from '../worker-calls.js';
+import { admittedKeys } from './sqlite-admitted-keys.js';
 import { StatementCache } from './sqlite-statements.js';
 import { matchingVectors, matchingVectorSample, storedVectors } from './sqlite-stored-vectors.js';
 
@@ -14,6 +15,9 @@ export type FilterSample = (filter: SearchFilter, count: number, dimension: numb
 /** The `depth` of `keys` nearest `query` by their stored vectors (cosine, exact): the re-rank of the index's candidates. */
 export type ExactRerank = (query: Float32Array, keys: readonly number[], depth: number) => Promise<ScoredKey[]>;
 
+/** The keys among `keys` whose message `filter` admits (admittedKeys); `share`: the part of the vectors it admits, about. */
+export type FilterAdmit = (keys: readonly number[], filter: SearchFilter, options: { selective: boolean; share: number }) => Promise<number[]>;
+
 /**
  * The reads of stored vectors a semantic search makes: those of a filtered search that visit every match of its filter
  * (tens of milliseconds at a million), and the re-rank of every search's candidates (a few milliseconds).
@@ -22,6 +26,8 @@ export interface FilterReads {
   scan: ExactScan;
   sample: FilterSample;
   rerank: ExactRerank;
+  /** The filter's check of the index's candidates. */
+  admit: FilterAdmit;
 }
 
 export type FilterReadRequest =
@@ -29,10 +35,11 @@ export type FilterReadRequest =
   | { id: number; op: 'scan'; query: Float32Array; filter: SearchFilter; limit: number; depth: number }
   | { id: number; op: 'sample'; filter: SearchFilter; count: number; dimension: number }
   | { id: number; op: 'rerank'; query: Float32Array; keys: readonly number[]; depth: number }
+  | { id: number; op: 'admit'; keys: readonly number[]; filter: SearchFilter; selective: boolean; share: number }
   | { id: number; op: 'close' };
 
 export type FilterReadReply =
-  | { id: number; ok: true; value: ScoredKey[] | Float32Array | null }
+  | { id: number; ok: true; value: ScoredKey[] | Float32Array | number[] | null }
   | { id: number; ok: false; error: string };
 
 /**
@@ -60,6 +67,7 @@ export function filterReadsOn(db: Database): FilterReads {
     scan: async (query, filter, limit, depth) => exactTopK(query, matchingVectors(statements, filter, limit, query.length), depth),
     sample: async (filter, count, dimension) => matchingVectorSample(statements, filter, count, dimension),
     rerank: async (query, keys, depth) => exactTopK(query, storedVectors(statements, keys, query.length), depth),
+    admit: async (keys, filter, { selective }) => admittedKeys(statements, keys, filter, selective),
   };
 }
 
@@ -101,6 +109,11 @@ export class SqliteFilterReadThread implements FilterReads {
   readonly rerank: ExactRerank = (query, keys, depth) => this.onThread(
     { op: 'rerank', query: query.slice(), keys, depth },
     () => this.fallback.rerank(query, keys, depth),
+  );
+
+  readonly admit: FilterAdmit = (keys, filter, options) => this.onThread(
+    { op: 'admit', keys, filter, ...options },
+    () => this.fallback.admit(keys, filter, options),
   );
 
   /** `request` on the thread once it is ready, `here` (the same read on the request thread) until then or if it fails. */

@@ -7,6 +7,8 @@ import type { Database } from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-database.js';
 import { PageCachePrimer } from './sqlite-page-cache-prime.js';
 import type { ScoredKey } from '../../domain/search.js';
+import { admittedThroughMap, KeyConversations } from './key-conversations.js';
+import { StatementCache } from './sqlite-statements.js';
 import { filterReadsOn, type FilterReadReply, type FilterReadRequest, type FilterReads } from './sqlite-filter-reads.js';
 
 const port = parentPort!;
@@ -14,15 +16,22 @@ let db: Database | null = null;
 let reads: FilterReads | null = null;
 /** Fills the connection's page cache between requests (at the start, and while the store grows into it). */
 let primer: PageCachePrimer | null = null;
+/** Each stored message's conversation, for checking a filter's candidates; built in steps after the open. */
+let keyConversations: KeyConversations | null = null;
+let statements: StatementCache | null = null;
 
-async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | null> {
+async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | number[] | null> {
   if (request.op === 'open') {
     const opened = openSqliteConnection(request.file);
     opened.pragma('query_only = ON');
     db = opened;
     reads = filterReadsOn(opened);
-    primer = new PageCachePrimer(opened, () => db !== opened || !opened.open);
+    const stopped = () => db !== opened || !opened.open;
+    primer = new PageCachePrimer(opened, stopped);
     void primer.primeIfDue();
+    statements = new StatementCache(opened);
+    keyConversations = new KeyConversations(opened, stopped);
+    void keyConversations.refresh();
     return null;
   }
   if (request.op === 'close') {
@@ -30,12 +39,20 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
     db = null;
     reads = null;
     primer = null;
+    keyConversations = null;
+    statements = null;
     return null;
   }
   if (!reads) throw new Error('the filter-read thread has no open database');
   void primer?.primeIfDue();
   if (request.op === 'scan') return reads.scan(request.query, request.filter, request.limit, request.depth);
   if (request.op === 'rerank') return reads.rerank(request.query, request.keys, request.depth);
+  if (request.op === 'admit') {
+    // Brings the map up to the newest keys first (one short read when it is current; the rest continues in steps).
+    void keyConversations!.refresh();
+    return admittedThroughMap(statements!, keyConversations!, request.keys, request.filter,
+      { selective: request.selective, share: request.share });
+  }
   return reads.sample(request.filter, request.count, request.dimension);
 }
 

@@ -211,6 +211,19 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TRIGGER embedding_counts_insert;
     `,
   },
+  {
+    version: 10,
+    name: 'message deletions counted',
+    sql: `
+      -- Deleted messages, counted: a message key can be used again once the newest messages are deleted (seq is
+      -- max + 1), so what a reader keeps in memory by key (key-conversations.ts) is good only while this is unchanged.
+      CREATE TABLE message_deletions (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+      INSERT INTO message_deletions (id, n) VALUES (1, 0);
+      CREATE TRIGGER message_deletions_count AFTER DELETE ON messages BEGIN
+        UPDATE message_deletions SET n = n + 1 WHERE id = 1;
+      END;
+    `,
+  },
 ];
 
 /**

@@ -3,9 +3,7 @@ import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { hasFilter } from '../sql/filter-sql.js';
-import { admittedKeys } from './sqlite-admitted-keys.js';
 import { filterReadsOn, type FilterReads } from './sqlite-filter-reads.js';
-import { StatementCache } from './sqlite-statements.js';
 import { FilterSampleCache } from './filter-sample-cache.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
@@ -61,14 +59,12 @@ export interface SqliteVectorSearchDeps {
  * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
-  private readonly statements: StatementCache;
   private readonly exactMaxCandidates: number;
   private readonly counter: EmbeddedMatchCounter;
   private readonly reads: FilterReads;
   private readonly samples = new FilterSampleCache();
 
   constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions & SqliteVectorSearchDeps = {}) {
-    this.statements = new StatementCache(db);
     this.counter = new EmbeddedMatchCounter(db);
     this.reads = options.reads ?? filterReadsOn(db);
     this.exactMaxCandidates = options.exactMaxCandidates ?? EXACT_SEARCH_MAX_CANDIDATES;
@@ -90,7 +86,7 @@ export class SqliteVectorSearch implements VectorSearch {
     /** The candidates the filter admits, best first by the graph's (approximate) score. */
     const admittedNearest = async (count: number, among?: Float32Array): Promise<ScoredKey[]> => {
       const found = await index.search(vector, count, among);
-      const passing = new Set(admittedKeys(this.statements, found.map((item) => item.key), filter, selective));
+      const passing = new Set(await this.reads.admit(found.map((item) => item.key), filter, { selective, share: matching / Math.max(1, size) }));
       return found.filter((item) => passing.has(item.key));
     };
     const candidates = indexCandidates(depth, size, matching);
