@@ -87,6 +87,12 @@ test('built in steps, it admits exactly the keys SQL admits, under every filter;
   await map.refresh();
   assert.deepEqual(map.lookup(added).unknown, [], 'followed');
   assertSameAsSql(map, 'followed');
+
+  // Far behind (more new keys than a quarter of those mapped), the map is built again from the index.
+  const many = db.transaction(() => Array.from({ length: 600 }, (_, i) => addMessage((i * 13) % CONVERSATIONS)))();
+  await map.refresh();
+  assert.deepEqual(map.lookup(many).unknown, [], 'caught up');
+  assertSameAsSql(map, 'built again after many new keys');
 });
 
 test('after a deletion the map is not used until built again, and a reused key maps to its new conversation', async () => {

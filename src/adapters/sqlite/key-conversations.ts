@@ -8,6 +8,8 @@ import { inKeys, keysParam, type StatementCache } from './sqlite-statements.js';
 const CONVERSATIONS_A_STEP = 256;
 /** Message keys read a step while the map follows new messages. */
 const KEYS_A_STEP = 4096;
+/** More new keys than this share of those mapped: the map is built again rather than followed. */
+const REBUILD_BEHIND_SHARE = 0.25;
 
 /**
  * Which conversation each stored message belongs to (the `rowid` of its conversations row), by message key, in
@@ -29,9 +31,11 @@ export class KeyConversations {
   private builtAtDeletions = -1;
   private updating: Promise<void> | null = null;
   private readonly deletionCount: Statement;
+  private readonly newestKey: Statement;
 
   constructor(private readonly db: Database, private readonly stopped: () => boolean) {
     this.deletionCount = db.prepare('SELECT n FROM message_deletions WHERE id = 1').pluck();
+    this.newestKey = db.prepare('SELECT max(seq) FROM messages').pluck();
   }
 
   /** True when the map is built and no message was deleted since. */
@@ -70,7 +74,9 @@ export class KeyConversations {
   private async update(): Promise<void> {
     while (!this.stopped()) {
       const deletions = this.deletions();
-      if (deletions !== this.builtAtDeletions) {
+      const top = (this.newestKey.get() as number | null) ?? 0;
+      // Following reads the new messages' rows (their content too); far behind, building from the index reads less.
+      if (deletions !== this.builtAtDeletions || top - this.covered > this.covered * REBUILD_BEHIND_SHARE) {
         if (!(await this.build(deletions))) return;
       } else {
         await this.follow();
@@ -82,7 +88,7 @@ export class KeyConversations {
   /** Maps every message stored now, conversation by conversation; false if stopped part way. */
   private async build(deletions: number): Promise<boolean> {
     this.covered = 0;
-    const top = (this.db.prepare('SELECT max(seq) FROM messages').pluck().get() as number | null) ?? 0;
+    const top = (this.newestKey.get() as number | null) ?? 0;
     const lastConversation = (this.db.prepare('SELECT max(rowid) FROM conversations').pluck().get() as number | null) ?? 0;
     const map = new Int32Array(top + 1 + KEYS_A_STEP);
     // CROSS JOIN: from each conversation to its messages' keys in the (conversation_id, position) index.
