@@ -33,6 +33,8 @@ test('opening an older store logs each migration it applies, then serves', async
         ['schema migration applied', 8, 'pinned conversations newest first'],
         ['applying a schema migration', 9, 'new messages counted by their statements'],
         ['schema migration applied', 9, 'new messages counted by their statements'],
+        ['applying a schema migration', 10, 'message deletions counted'],
+        ['schema migration applied', 10, 'message deletions counted'],
       ]);
       assert.equal(typeof migrations[1]!.ms, 'number');
       assert.equal((await service.api('GET', '/health')).status, 200);

@@ -18,7 +18,7 @@ const REBUILD_BEHIND_SHARE = 0.25;
  * at a million messages (5 GB file, all in the OS page cache), on the thread that asks. With this map it is the
  * filter's set of conversations (1.6 ms for 10,200 conversations) and an array read a key.
  *
- * Built in steps from the (conversation_id, position) index, never reading a message's content (1.5 s of this
+ * Built in steps from the (conversation_id, position) index, never reading a message's content (0.95-1.8 s of this
  * thread at a million messages), then kept up with new messages (keys above `covered`, read on demand). Messages
  * never change conversation, but a deleted key can be used again by a new message (seq is max + 1): once any message
  * is deleted (migration 10 counts them) the map is not used until it is built again.
