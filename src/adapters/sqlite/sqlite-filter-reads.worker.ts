@@ -20,6 +20,11 @@ let primer: PageCachePrimer | null = null;
 let keyConversations: KeyConversations | null = null;
 let statements: StatementCache | null = null;
 
+/** A map that cannot be brought up to date stays unused (SQL checks the keys): never an unhandled rejection here. */
+function refreshKeyConversations(): void {
+  keyConversations?.refresh().catch(() => undefined);
+}
+
 async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | number[] | null> {
   if (request.op === 'open') {
     const opened = openSqliteConnection(request.file);
@@ -31,7 +36,7 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
     void primer.primeIfDue();
     statements = new StatementCache(opened);
     keyConversations = new KeyConversations(opened, stopped);
-    void keyConversations.refresh();
+    refreshKeyConversations();
     return null;
   }
   if (request.op === 'close') {
@@ -49,7 +54,7 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
   if (request.op === 'rerank') return reads.rerank(request.query, request.keys, request.depth);
   if (request.op === 'admit') {
     // Brings the map up to the newest keys first (one short read when it is current; the rest continues in steps).
-    void keyConversations!.refresh();
+    refreshKeyConversations();
     return admittedThroughMap(statements!, keyConversations!, request.keys, request.filter,
       { selective: request.selective, share: request.share });
   }
