@@ -18,6 +18,7 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
     maxSizeMb: config.storage.max_size_mb,
     log,
     exactMaxCandidates: config.search.exact_max_candidates,
+    rerankOversample: config.search.rerank_oversample,
     indexParameters: {
       connectivity: config.search.index_connectivity,
       partitionConnectivity: config.search.index_partition_connectivity,

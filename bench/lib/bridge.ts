@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, symlinkSync, existsSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
@@ -23,7 +23,12 @@ export interface BenchBridge {
 export async function startBenchBridge(workDir: string, apiKey: string, fixedPort?: number): Promise<BenchBridge> {
   mkdirSync(workDir, { recursive: true });
   mkdirSync(SHARED_MODEL_CACHE, { recursive: true });
-  if (!existsSync(join(workDir, 'cache'))) symlinkSync(SHARED_MODEL_CACHE, join(workDir, 'cache'));
+  // A store seeded from another checkout (a removed worktree) keeps a link to its cache: point it at this one's.
+  const cache = join(workDir, 'cache');
+  if (!existsSync(cache)) {
+    rmSync(cache, { force: true });
+    symlinkSync(SHARED_MODEL_CACHE, cache);
+  }
   const port = fixedPort ?? await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', BRIDGE_MAIN], {
     env: {

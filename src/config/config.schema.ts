@@ -151,6 +151,12 @@ export const ConfigSchema = Type.Object({
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
     /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
     exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
+    /**
+     * SQLite: an unfiltered semantic search takes depth x this (+ 16) candidates from the index, best first by the
+     * graph's approximate scores, and re-ranks them exactly with the stored vectors (depth: 100 for a page of 10).
+     * More finds more of the exact ten and reads more stored vectors (docs/performance.md, session 30).
+     */
+    rerank_oversample: Type.Number({ default: 1, minimum: 1, maximum: 8 }),
     /** SQLite: M of one graph holding every vector (a small store's, or with index_partitions: 1). A saved graph keeps its own (docs/performance.md). */
     index_connectivity: Type.Integer({ default: 64, minimum: 2, maximum: 256 }),
     /** SQLite: M of each partition graph (one region of the vectors). A saved graph keeps its own. */

@@ -1,9 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexCandidates } from './sqlite-vector-search.js';
+import { indexCandidates, unfilteredCandidates } from './sqlite-vector-search.js';
 
-test('no filter: the depth and 16 more', () => {
+test('no filter: the depth and 16 more, or depth x search.rerank_oversample and 16 more; never more than the index holds', () => {
   assert.equal(indexCandidates(100, 1_000_000, 1_000_000), 116);
+  assert.equal(unfilteredCandidates(100, 1_000_000), 116);
+  assert.equal(unfilteredCandidates(100, 1_000_000, 2), 216);
+  assert.equal(unfilteredCandidates(100, 1_000_000, 1.5), 166);
+  assert.equal(unfilteredCandidates(100, 150, 2), 150);
 });
 
 test('a filter admitting at most half the vectors: twice the expected share', () => {
