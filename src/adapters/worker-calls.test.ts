@@ -27,3 +27,20 @@ test('a call is answered by its own reply; when the thread dies, the waiting cal
     await worker.terminate();
   }
 });
+
+test('the owner is told once, with the first error, when the thread dies; not while it answers', async () => {
+  const worker = new Worker(SOURCE, { eval: true });
+  const told: Error[] = [];
+  const calls = new WorkerCalls(worker, 'test thread', (error) => told.push(error));
+  worker.on('message', (reply: { id: number; value: unknown }) => calls.settle(reply.id, { ok: true, value: reply.value }));
+  try {
+    assert.equal(await calls.send({ op: 'echo', value: 1 }), 1);
+    assert.equal(told.length, 0);
+    await assert.rejects(calls.send({ op: 'die' }), /test thread exited \(code 3\)/);
+    await assert.rejects(calls.send({ op: 'echo', value: 2 }));
+    assert.equal(told.length, 1);
+    assert.match(told[0]!.message, /test thread exited \(code 3\)/);
+  } finally {
+    await worker.terminate();
+  }
+});

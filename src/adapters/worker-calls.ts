@@ -13,7 +13,8 @@ export class WorkerCalls {
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private failure: Error | null = null;
 
-  constructor(private readonly worker: Worker, threadName: string) {
+  /** `onFailure`: told once, with the first error, when the thread dies (an error it did not catch, or its exit). */
+  constructor(private readonly worker: Worker, threadName: string, private readonly onFailure?: (error: Error) => void) {
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => this.fail(new Error(`${threadName} exited (code ${code})`)));
     worker.unref();
@@ -46,7 +47,10 @@ export class WorkerCalls {
   }
 
   private fail(error: Error): void {
-    this.failure ??= error;
+    if (this.failure === null) {
+      this.failure = error;
+      this.onFailure?.(error);
+    }
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
   }

@@ -27,13 +27,11 @@ export class PartitionThread {
     private readonly worker: Worker, onFailure: (error: Error) => void,
     open: WithoutId<PartitionThreadRequest>,
   ) {
-    this.calls = new WorkerCalls(worker, 'partition search thread');
+    this.calls = new WorkerCalls(worker, 'partition search thread', (error) => { if (!this.stopping) onFailure(error); });
     worker.on('message', (reply: PartitionThreadReply) => {
       for (const [partition, size] of reply.sizes) this.sizes.set(partition, size);
       this.calls.settle(reply.id, reply.ok ? reply : { ok: false, error: new Error(`partition thread: ${reply.error}`) });
     });
-    worker.on('error', (error) => { if (!this.stopping) onFailure(error); });
-    worker.on('exit', (code) => { if (!this.stopping) onFailure(new Error(`the partition search thread exited (code ${code})`)); });
     this.opened = this.calls.send(open).then(() => undefined);
   }
 

@@ -47,15 +47,7 @@ export class ThreadedVectorIndex implements VectorIndex {
     private readonly worker: Worker, readonly model: string, readonly dimension: number, dir: string, parameters: HnswParameters,
     backlogLimit: number, onInsertFailure: (error: Error) => void, onThreadExit: (error: Error) => void,
   ) {
-    this.calls = new WorkerCalls(worker, 'vector index thread');
-    let ended = false;
-    const end = (error: Error) => {
-      if (ended || this.closing) return;
-      ended = true;
-      onThreadExit(error);
-    };
-    worker.on('error', end);
-    worker.on('exit', (code) => end(new Error(`the vector index thread exited (code ${code})`)));
+    this.calls = new WorkerCalls(worker, 'vector index thread', (error) => { if (!this.closing) onThreadExit(error); });
     worker.on('message', (reply: IndexReply) => {
       this.knownSize = reply.size;
       this.knownWaiting = reply.waiting;
