@@ -24,7 +24,7 @@ const REBUILD_BEHIND_SHARE = 0.25;
  * is deleted (migration 10 counts them) the map is not used until it is built again.
  */
 export class KeyConversations {
-  private conversationOf = new Int32Array(0);
+  private conversations = new Int32Array(0);
   /** Every message with a key up to this is in the map (0: no such message). 0 while nothing is built. */
   private covered = 0;
   /** message_deletions.n when the map was built: any other value means it may be stale. */
@@ -32,10 +32,20 @@ export class KeyConversations {
   private updating: Promise<void> | null = null;
   private readonly deletionCount: Statement;
   private readonly newestKey: Statement;
+  private readonly newestConversation: Statement;
+  /** A run of conversations' message keys, from the (conversation_id, position) index (CROSS JOIN keeps that order). */
+  private readonly conversationKeys: Statement;
+  /** The messages stored after a key, with their conversations, oldest first. */
+  private readonly keysAfter: Statement;
 
-  constructor(private readonly db: Database, private readonly stopped: () => boolean) {
+  constructor(db: Database, private readonly stopped: () => boolean) {
     this.deletionCount = db.prepare('SELECT n FROM message_deletions WHERE id = 1').pluck();
     this.newestKey = db.prepare('SELECT max(seq) FROM messages').pluck();
+    this.newestConversation = db.prepare('SELECT max(rowid) FROM conversations').pluck();
+    this.conversationKeys = db.prepare(`SELECT c.rowid, m.seq FROM conversations c CROSS JOIN messages m
+      ON m.conversation_id = c.id WHERE c.rowid > ? AND c.rowid <= ?`).raw();
+    this.keysAfter = db.prepare(`SELECT m.seq, c.rowid FROM messages m JOIN conversations c ON c.id = m.conversation_id
+      WHERE m.seq > ? ORDER BY m.seq LIMIT ?`).raw();
   }
 
   /** True when the map is built and no message was deleted since. */
@@ -49,22 +59,9 @@ export class KeyConversations {
     return this.updating;
   }
 
-  /**
-   * `keys` split by what the map knows: `conversations` holds each known key's conversation rowid (0: no such
-   * message), `unknown` the keys stored after the map was last brought up to date.
-   */
-  lookup(keys: readonly number[]): { known: number[]; conversations: number[]; unknown: number[] } {
-    const known: number[] = [];
-    const conversations: number[] = [];
-    const unknown: number[] = [];
-    for (const key of keys) {
-      if (key > this.covered) unknown.push(key);
-      else {
-        known.push(key);
-        conversations.push(this.conversationOf[key] ?? 0);
-      }
-    }
-    return { known, conversations, unknown };
+  /** The rowid of `key`'s conversation (0: no such message), or undefined for a key stored since the last refresh. */
+  conversationOf(key: number): number | undefined {
+    return key > this.covered ? undefined : this.conversations[key] ?? 0;
   }
 
   private deletions(): number {
@@ -89,20 +86,17 @@ export class KeyConversations {
   private async build(deletions: number): Promise<boolean> {
     this.covered = 0;
     const top = (this.newestKey.get() as number | null) ?? 0;
-    const lastConversation = (this.db.prepare('SELECT max(rowid) FROM conversations').pluck().get() as number | null) ?? 0;
+    const lastConversation = (this.newestConversation.get() as number | null) ?? 0;
     const map = new Int32Array(top + 1 + KEYS_A_STEP);
-    // CROSS JOIN: from each conversation to its messages' keys in the (conversation_id, position) index.
-    const step = this.db.prepare(`SELECT c.rowid, m.seq FROM conversations c CROSS JOIN messages m ON m.conversation_id = c.id
-      WHERE c.rowid > ? AND c.rowid <= ?`).raw();
     for (let from = 0; from < lastConversation; from += CONVERSATIONS_A_STEP) {
       if (this.stopped()) return false;
-      for (const [conversation, key] of step.iterate(from, from + CONVERSATIONS_A_STEP) as Iterable<[number, number]>) {
+      for (const [conversation, key] of this.conversationKeys.iterate(from, from + CONVERSATIONS_A_STEP) as Iterable<[number, number]>) {
         // Keys above top were stored after the build began: follow() reads them.
         if (key <= top) map[key] = conversation;
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
-    this.conversationOf = map;
+    this.conversations = map;
     this.builtAtDeletions = deletions;
     this.covered = top;
     return true;
@@ -110,18 +104,16 @@ export class KeyConversations {
 
   /** Adds the messages stored since the map was last brought up to date, a step at a time. */
   private async follow(): Promise<void> {
-    const step = this.db.prepare(`SELECT m.seq, c.rowid FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE m.seq > ? ORDER BY m.seq LIMIT ?`).raw();
     while (!this.stopped()) {
-      const rows = step.all(this.covered, KEYS_A_STEP) as Array<[number, number]>;
+      const rows = this.keysAfter.all(this.covered, KEYS_A_STEP) as Array<[number, number]>;
       if (rows.length === 0) return;
       const last = rows.at(-1)![0];
-      if (last >= this.conversationOf.length) {
-        const grown = new Int32Array(Math.max(last + 1, this.conversationOf.length * 2));
-        grown.set(this.conversationOf);
-        this.conversationOf = grown;
+      if (last >= this.conversations.length) {
+        const grown = new Int32Array(Math.max(last + 1, this.conversations.length * 2));
+        grown.set(this.conversations);
+        this.conversations = grown;
       }
-      for (const [key, conversation] of rows) this.conversationOf[key] = conversation;
+      for (const [key, conversation] of rows) this.conversations[key] = conversation;
       // Keys are given out in order by one writer, so every message up to the last read is read.
       this.covered = last;
       if (rows.length < KEYS_A_STEP) return;
@@ -155,8 +147,13 @@ export function admittedThroughMap(
   const admitted = statements.get(`SELECT c.rowid FROM conversations c WHERE ${split.conversations.sql}`).pluck()
     .all(...split.conversations.params) as number[];
   const inFilter = new Set(admitted);
-  const { known, conversations, unknown } = map.lookup(keys);
-  let passing = known.filter((_, i) => conversations[i]! > 0 && inFilter.has(conversations[i]!));
+  let passing: number[] = [];
+  const unknown: number[] = [];
+  for (const key of keys) {
+    const conversation = map.conversationOf(key);
+    if (conversation === undefined) unknown.push(key);
+    else if (inFilter.has(conversation)) passing.push(key);
+  }
   if (split.messages.sql !== 'TRUE' && passing.length > 0) {
     passing = statements.get(`SELECT m.seq FROM messages m WHERE ${inKeys('m.seq')} AND ${split.messages.sql}`).pluck()
       .all(keysParam(passing), ...split.messages.params) as number[];

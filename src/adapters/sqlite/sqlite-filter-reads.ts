@@ -4,6 +4,7 @@ import { exactTopK } from '../../domain/exact-search.js';
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import { startModuleWorker } from '../vector/module-worker.js';
 import { WorkerCalls, type WithoutId } from '../worker-calls.js';
+import { admittedThroughMap, type KeyConversations } from './key-conversations.js';
 import { admittedKeys } from './sqlite-admitted-keys.js';
 import { StatementCache } from './sqlite-statements.js';
 import { matchingVectors, matchingVectorSample, storedVectors } from './sqlite-stored-vectors.js';
@@ -60,14 +61,19 @@ export async function warmUpForLargeIndex(
   return index.size() > exactScanLimit ? thread.warmUp() : false;
 }
 
-/** The reads on the calling thread's connection. */
-export function filterReadsOn(db: Database): FilterReads {
+/**
+ * The reads on the calling thread's connection. With `keyConversations` (the filter-read thread's), the filter's check
+ * of candidates goes through that map when it pays (admittedThroughMap), else key by key in SQL.
+ */
+export function filterReadsOn(db: Database, keyConversations?: KeyConversations): FilterReads {
   const statements = new StatementCache(db);
   return {
     scan: async (query, filter, limit, depth) => exactTopK(query, matchingVectors(statements, filter, limit, query.length), depth),
     sample: async (filter, count, dimension) => matchingVectorSample(statements, filter, count, dimension),
     rerank: async (query, keys, depth) => exactTopK(query, storedVectors(statements, keys, query.length), depth),
-    admit: async (keys, filter, { selective }) => admittedKeys(statements, keys, filter, selective),
+    admit: async (keys, filter, options) => (keyConversations
+      ? admittedThroughMap(statements, keyConversations, keys, filter, options)
+      : admittedKeys(statements, keys, filter, options.selective)),
   };
 }
 

@@ -7,8 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-database.js';
 import { PageCachePrimer } from './sqlite-page-cache-prime.js';
 import type { ScoredKey } from '../../domain/search.js';
-import { admittedThroughMap, KeyConversations } from './key-conversations.js';
-import { StatementCache } from './sqlite-statements.js';
+import { KeyConversations } from './key-conversations.js';
 import { filterReadsOn, type FilterReadReply, type FilterReadRequest, type FilterReads } from './sqlite-filter-reads.js';
 
 const port = parentPort!;
@@ -18,7 +17,6 @@ let reads: FilterReads | null = null;
 let primer: PageCachePrimer | null = null;
 /** Each stored message's conversation, for checking a filter's candidates; built in steps after the open. */
 let keyConversations: KeyConversations | null = null;
-let statements: StatementCache | null = null;
 
 /** A map that cannot be brought up to date stays unused (SQL checks the keys): never an unhandled rejection here. */
 function refreshKeyConversations(): void {
@@ -30,12 +28,11 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
     const opened = openSqliteConnection(request.file);
     opened.pragma('query_only = ON');
     db = opened;
-    reads = filterReadsOn(opened);
     const stopped = () => db !== opened || !opened.open;
+    keyConversations = new KeyConversations(opened, stopped);
+    reads = filterReadsOn(opened, keyConversations);
     primer = new PageCachePrimer(opened, stopped);
     void primer.primeIfDue();
-    statements = new StatementCache(opened);
-    keyConversations = new KeyConversations(opened, stopped);
     refreshKeyConversations();
     return null;
   }
@@ -45,7 +42,6 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
     reads = null;
     primer = null;
     keyConversations = null;
-    statements = null;
     return null;
   }
   if (!reads) throw new Error('the filter-read thread has no open database');
@@ -55,8 +51,7 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
   if (request.op === 'admit') {
     // Brings the map up to the newest keys first (one short read when it is current; the rest continues in steps).
     refreshKeyConversations();
-    return admittedThroughMap(statements!, keyConversations!, request.keys, request.filter,
-      { selective: request.selective, share: request.share });
+    return reads.admit(request.keys, request.filter, { selective: request.selective, share: request.share });
   }
   return reads.sample(request.filter, request.count, request.dimension);
 }
