@@ -31,9 +31,13 @@ describe('loadConfig', () => {
     const file = await yamlFile('fraction.yaml', 'rate_limit:\n  burst_size: 2.5\n');
     assert.throws(() => loadConfig({ file, env: {} }), /rate_limit\.burst_size: must be integer/);
     // Numbers that convert as written still do.
-    const config = loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_PORT: '08081', MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.5' } });
+    const config = loadConfig({ file: '/nonexistent.yaml', env: {
+      MEMSVC_PORT: '08081', MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.5', MEMSVC_SEARCH_RERANK_OVERSAMPLE: '1.5',
+    } });
     assert.equal(config.server.port, 8081);
     assert.equal(config.search.index_projection_energy, 0.5);
+    assert.equal(config.search.rerank_oversample, 1.5, 'a setting that is not a whole number takes a fraction');
+    assert.equal(loadConfig({ file: '/nonexistent.yaml', env: {} }).search.rerank_oversample, 1, 'by default 1');
   });
 
   it('without data_dir, data goes to the platform data dir, or to ./data when an earlier version left a store there', async () => {
@@ -185,6 +189,9 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '-0.1' } }, /search\.index_projection_energy/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: 'most' } }, /search\.index_projection_energy/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_TIME_WEIGHT: '-1' } }, /search\.time_weight/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_RERANK_OVERSAMPLE: '0.5' } }, /search\.rerank_oversample/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_RERANK_OVERSAMPLE: '9' } }, /search\.rerank_oversample/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_RERANK_OVERSAMPLE: 'twice' } }, /search\.rerank_oversample/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_SCOPED_STATISTICS: 'sometimes' } }, /search\.scoped_statistics/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_BRIDGE_PROBE_MAX_MS: '5' } }, /embedding_worker\.bridge_probe_max_ms/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SERVER_HEALTH_CACHE_MS: '-1' } }, /server\.health_cache_ms/);

@@ -202,7 +202,7 @@ export class VectorIndexHolder {
     if (now - this.lastFailureAt > RESTART_FORGET_MS) this.failures = 0;
     this.lastFailureAt = now;
     this.failures += 1;
-    const delayMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** (this.failures - 1));
+    const delayMs = reopenDelayMs(this.failures);
     this.log.error({ err: error, reopenInMs: delayMs, failures: this.failures },
       'the vector index failed; semantic results are partial until it is open again and has caught up');
     const restart = this.generation;
@@ -242,6 +242,11 @@ export class VectorIndexHolder {
     this.log.info({ indexed: index.size(), added: this.progress.added, ms: Math.round(performance.now() - started) },
       'vector index caught up');
   }
+}
+
+/** How long a failed index waits before it is opened again, after its `failures`-th failure in a row (1 s, 2, 4 ... 60). */
+export function reopenDelayMs(failures: number): number {
+  return Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** Math.max(0, failures - 1));
 }
 
 function emptyProgress(): IndexCatchUp {
