@@ -4,6 +4,7 @@ import type { ScoredKey } from '../../domain/search.js';
 import type { SaveScope } from '../../ports/vector-index.js';
 import { centroidsHolding, nearestCentroids, trainCentroids, twoColouring, type VectorRows } from './centroids.js';
 import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows, type Projection } from './projection.js';
+import { RouteSample } from './route-sample.js';
 import { SeedVectors } from './seed-vectors.js';
 import { DEFAULT_HNSW_PARAMETERS, UsearchVectorIndex, type HnswParameters } from './usearch-vector.index.js';
 
@@ -12,6 +13,7 @@ const PARTITIONS_META = 'partitions.json';
 const CENTROIDS_FILE = 'centroids.f32';
 const PROJECTION_FILE = 'projection.f32';
 const SEED_FILE = 'vectors.seed.f32';
+const ROUTE_DIR = 'route';
 /** Vectors a partition is learned from, on average: the first graph splits once it holds partitions x this. */
 export const SEED_VECTORS_PER_PARTITION = 512;
 /**
@@ -110,6 +112,8 @@ export class PartitionedVectorIndex {
   private centroids: VectorRows | null = null;
   /** What the partition graphs hold of each vector, learned with the centroids; null: the vectors themselves. */
   private projection: Projection | null = null;
+  /** Thread 0's sample of the partitioned vectors, which routes searches beside the centroids; null elsewhere. */
+  private route: RouteSample | null = null;
   /** The partitions' layout (centroids, meta) is not on disk yet, and the single graph's files still are. */
   private layoutUnsaved = false;
   private moved: MovedVectors | null = null;
@@ -123,7 +127,7 @@ export class PartitionedVectorIndex {
     private readonly parameters: HnswParameters,
     opened: {
       single: UsearchVectorIndex | null; seed: SeedVectors | null; partitions?: Array<UsearchVectorIndex | null>; centroids?: VectorRows;
-      projection?: Projection | null; threadOf?: number[];
+      projection?: Projection | null; threadOf?: number[]; route?: RouteSample | null;
     },
     /** The search thread this index runs on: 0 holds the seeding graph, the split and the saved layout. */
     readonly thread = 0,
@@ -134,6 +138,7 @@ export class PartitionedVectorIndex {
     this.centroids = opened.centroids ?? null;
     this.projection = opened.projection ?? null;
     this.threadOf = opened.threadOf ?? null;
+    this.route = opened.route ?? null;
   }
 
   /**
@@ -175,9 +180,11 @@ export class PartitionedVectorIndex {
   static openThreadPart(
     dir: string, model: string, dimension: number, parameters: HnswParameters, layout: PartitionLayout, thread: number,
   ): PartitionedVectorIndex {
-    const partitions = openPartitions(dir, model, layout.projection?.to ?? dimension, parameters, layout.threadOf, thread);
+    const graphDimension = layout.projection?.to ?? dimension;
+    const partitions = openPartitions(dir, model, graphDimension, parameters, layout.threadOf, thread);
+    const route = thread === 0 ? RouteSample.open(routeDir(dir), model, graphDimension, parameters, layout.threadOf.length) : null;
     return new PartitionedVectorIndex(dir, model, dimension, parameters,
-      { single: null, seed: null, partitions, centroids: layout.centroids, projection: layout.projection, threadOf: layout.threadOf }, thread);
+      { single: null, seed: null, partitions, centroids: layout.centroids, projection: layout.projection, threadOf: layout.threadOf, route }, thread);
   }
 
   /** The partitions and their threads, once split; null while seeding (or one graph for good). */
@@ -269,6 +276,7 @@ export class PartitionedVectorIndex {
       const rows = rowsOf.get(owner);
       if (rows) rows.push(row); else rowsOf.set(owner, [row]);
     });
+    this.route?.offer(keys, (row) => Number(owners[row]), (rows) => this.graphRows(rowsOfMatrix(matrix, rows, this.dimension)));
     const partitions = this.partitions;
     const elsewhere = [...rowsOf].filter(([owner]) => !partitions[owner]).flatMap(([, rows]) => rows);
     if (this.thread === 0 && this.sharesPartitions()) {
@@ -286,8 +294,13 @@ export class PartitionedVectorIndex {
       if (this.partitions !== partitions) return;
       const block = rowsOfMatrix(matrix, rows, this.dimension);
       // Projected a partition's share at a time, so a step holds searches no longer than its own inserts.
-      partitions[owner]!.add(rows.map((row) => keys[row]!), this.projection ? projectRows(this.projection, block) : block, PARTITION_ADD_THREADS);
+      partitions[owner]!.add(rows.map((row) => keys[row]!), this.graphRows(block), PARTITION_ADD_THREADS);
     }
+  }
+
+  /** What the partition graphs hold of these rows of vectors. */
+  private graphRows(block: Float32Array): Float32Array {
+    return this.projection ? projectRows(this.projection, block) : block;
   }
 
   /** The vectors the split took out of the first graph, once: the caller adds them again. */
@@ -302,6 +315,7 @@ export class PartitionedVectorIndex {
     if (this.seed) { this.seed.remove(keys); this.seedDirty = true; }
     if (this.single) this.single.remove(keys);
     else this.removeFromPartitions(keys);
+    this.route?.forget(keys);
   }
 
   /**
@@ -328,7 +342,20 @@ export class PartitionedVectorIndex {
       ? [...nearestCentroids(this.centroids!, query, this.partitions.length)].filter((owner) => holding.has(Number(owner))).slice(0, shares.length)
       : [...nearestCentroids(this.centroids!, query, shares.length)];
     const graphQuery = this.projection ? projectRows(this.projection, query) : query;
-    return { graphQuery, asks: nearest.map((owner, rank) => ({ partition: Number(owner), share: shares[rank]! })), depth };
+    const asks = nearest.map((owner, rank) => ({ partition: Number(owner), share: shares[rank]! }));
+    if (!holding) asks.push(...this.routedAsks(graphQuery, asks, Math.min(depth, this.parameters.partitionExpansion)));
+    return { graphQuery, asks, depth };
+  }
+
+  /**
+   * The partitions the route sample finds near the question that the centroids did not pick (at most
+   * MAX_ROUTED_PROBES), each asked for `share`.
+   */
+  private routedAsks(graphQuery: Float32Array, asked: SearchPlan['asks'], share: number): SearchPlan['asks'] {
+    if (!this.route) return [];
+    const picked = new Set(asked.map((ask) => ask.partition));
+    return this.route.partitionsNear(graphQuery, ROUTE_NEIGHBOURS).filter((partition) => !picked.has(partition))
+      .slice(0, MAX_ROUTED_PROBES).map((partition) => ({ partition, share }));
   }
 
   /** The answers of the asked partitions this thread holds (graph scores, unsorted). */
@@ -380,6 +407,8 @@ export class PartitionedVectorIndex {
       if (this.partitions !== partitions) return;
       if (graph && this.writesNow(graph, everything) && graph.save()) yield;
     }
+    if (this.partitions !== partitions) return;
+    if (this.route && this.writesNow(this.route.graph, everything) && this.route.graph.save()) yield;
     // The layout is thread 0's: the other thread saves its partitions only.
     if (this.partitions !== partitions || !this.layoutUnsaved || this.thread !== 0) return;
     const dir = join(this.dir, PARTITIONS_DIR);
@@ -417,6 +446,7 @@ export class PartitionedVectorIndex {
     this.otherSizes = new Map();
     this.centroids = null;
     this.projection = null;
+    this.route = null;
     this.layoutUnsaved = false;
     this.moved = null;
   }
@@ -447,6 +477,7 @@ export class PartitionedVectorIndex {
     rmSync(join(this.dir, PARTITIONS_DIR), { recursive: true, force: true });
     this.threadOf = threadsOf(this.centroids, this.parameters.searchThreads);
     this.partitions = openPartitions(this.dir, this.model, this.graphDimension(), this.parameters, this.threadOf, this.thread);
+    this.route = RouteSample.open(routeDir(this.dir), this.model, this.graphDimension(), this.parameters, this.partitions.length);
     this.single = null;
     this.seed = null;
     this.layoutUnsaved = true;
@@ -544,6 +575,13 @@ const PROJECTED_NEAREST_WIDENING = 2;
 const FILTERED_EXTRA_PROBES = 2;
 const SHARE_DECAY = 0.75;
 const FILTERED_HEADROOM = 1.44;
+/**
+ * Route sample entries a search without a filter looks at, and the partitions they name that it probes at most
+ * beyond the centroids' (route-sample.ts): top 5/10/20/40 entries found recall@10 0.962/0.962/0.965/0.965 with
+ * 0.08/0.13/0.26/0.34 more partitions a question (session 31).
+ */
+const ROUTE_NEIGHBOURS = 20;
+const MAX_ROUTED_PROBES = 4;
 
 /**
  * One graph per partition, under dir/partitions/<n>, of the partitions' M, searched with the partition expansion
@@ -566,6 +604,10 @@ function rowsOfMatrix(matrix: Float32Array, rows: readonly number[], dimension: 
   const block = new Float32Array(rows.length * dimension);
   rows.forEach((row, i) => block.set(matrix.subarray(row * dimension, (row + 1) * dimension), i * dimension));
   return block;
+}
+
+function routeDir(dir: string): string {
+  return join(dir, PARTITIONS_DIR, ROUTE_DIR);
 }
 
 function partitionDir(dir: string, partition: number): string {
