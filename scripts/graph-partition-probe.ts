@@ -9,6 +9,9 @@
  * --shares 'a,b,c;d,e' asks the nearest partition for a candidates, the next for b, and so on (a row for each list,
  * probing as many partitions as it has shares) rather than --candidates from each of --probes. --merge keeps the --candidates best of the partitions'
  * answers by graph score before the re-rank, as the service does, rather than re-ranking their union.
+ * --route-tops 0,20: rows for each value n (0: none), each probing also the partitions (at most 4 more, asked for
+ * the last share) of the n entries nearest the question in a graph of every 64th vector, as the service's route
+ * sample does (route-sample.ts).
  *
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --partitions 32 --probes 1,2,4,8 --expansions 64,128,384
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --probes 6 --expansions 64 --connectivity 16,24,32,64 --no-single
@@ -36,6 +39,7 @@ const expansions = option('expansions', '384').split(',').map(Number);
 // Without --connectivity, the service's: partitionConnectivity for the partitions, connectivity for the one graph.
 const connectivities = option('connectivity', String(DEFAULT_HNSW_PARAMETERS.partitionConnectivity)).split(',').map(Number);
 const singleConnectivities = process.argv.includes('--connectivity') ? connectivities : [DEFAULT_HNSW_PARAMETERS.connectivity];
+const routeTops = option('route-tops', '0').split(',').map(Number);
 /** Lists of candidates asked of the nearest, second nearest, ... partition; none: --probes x --candidates. */
 const shareLists = option('shares', '').split(';').filter(Boolean).map((list) => list.split(',').map(Number));
 const merged = process.argv.includes('--merge');
@@ -108,13 +112,37 @@ function insert(graph: InstanceType<typeof usearch.Index>, rows: number[]): void
 }
 const keysOf = (graph: InstanceType<typeof usearch.Index>, query: Float32Array, n: number) =>
   Array.from((graph.search(query, n, 1) as { keys: BigUint64Array }).keys, Number);
-/** The partitions' answers for `query`, the n-th nearest asked for counts[n]: their union, or with --merge the best `candidates`. */
-function partitionPool(graphs: Array<InstanceType<typeof usearch.Index>>, query: Float32Array, counts: number[], routingQuery: Float32Array): number[] {
-  const owners = nearestCentroids(centroids, routingQuery, counts.length);
-  const found = Array.from(owners, (c, n) => graphs[Number(c)]!.search(query, counts[n]!, 1) as { keys: BigUint64Array; distances: Float32Array });
+/**
+ * The partitions' answers for `query`, the n-th nearest asked for counts[n]: their union, or with --merge the best
+ * `candidates`. With `routeTop`, the route sample's partitions too (see --route-tops).
+ */
+function partitionPool(
+  graphs: Array<InstanceType<typeof usearch.Index>>, query: Float32Array, counts: number[], routingQuery: Float32Array, routeTop = 0,
+): number[] {
+  const owners = [...nearestCentroids(centroids, routingQuery, counts.length)].map(Number);
+  const asks = owners.map((c, n) => [c, counts[n]!] as [number, number]);
+  if (routeTop > 0) {
+    const near = Array.from((routeGraph().search(query, routeTop, 1) as { keys: BigUint64Array }).keys, (row) => Number(owner[Number(row)]));
+    const extra = [...new Set(near)].filter((c) => !owners.includes(c)).slice(0, 4);
+    asks.push(...extra.map((c) => [c, counts.at(-1)!] as [number, number]));
+  }
+  const found = asks.map(([c, count]) => graphs[c]!.search(query, count, 1) as { keys: BigUint64Array; distances: Float32Array });
   if (!merged) return found.flatMap((answer) => Array.from(answer.keys, Number));
   return found.flatMap((answer) => Array.from(answer.keys, (key, i) => ({ key: Number(key), distance: answer.distances[i]! })))
     .sort((a, b) => a.distance - b.distance).slice(0, candidates).map((item) => item.key);
+}
+
+let route: InstanceType<typeof usearch.Index> | null = null;
+/** A graph of every 64th row's graph vector (as route-sample.ts), built on first use. */
+function routeGraph(): InstanceType<typeof usearch.Index> {
+  if (route) return route;
+  route = new usearch.Index({ dimensions: GRAPH_DIMENSION, metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8,
+    connectivity: 16, expansion_add: 64, expansion_search: 64, multi: false });
+  const rows = Array.from({ length: Math.ceil(size / 64) }, (_, i) => i * 64);
+  const block = new Float32Array(rows.length * GRAPH_DIMENSION);
+  rows.forEach((row, i) => block.set(rowOf(row), i * GRAPH_DIMENSION));
+  route.add(BigUint64Array.from(rows, BigInt), block, 1);
+  return route;
 }
 
 // The service's spherical k-means (centroids.ts) on a sample of partitions x 500 vectors.
@@ -175,8 +203,11 @@ for (const connectivity of connectivities) {
     const searched = saved.map((file) => { const graph = newGraph(expansion, connectivity); graph.load(file); return graph; });
     const rows = shareLists.length > 0 ? shareLists : probes.map((probe) => Array<number>(probe).fill(candidates));
     for (const counts of rows) {
-      const result = timedSearches((query, routingQuery) => partitionPool(searched, query, counts, routingQuery));
-      console.log(`M ${connectivity}, expansion ${expansion}, ${counts.length} of ${partitions} partitions x ${counts.join('/')}${merged ? ` merged to ${candidates}` : ''}: ${result}`);
+      for (const routeTop of routeTops) {
+        const result = timedSearches((query, routingQuery) => partitionPool(searched, query, counts, routingQuery, routeTop));
+        const routed = routeTop > 0 ? `, routed by the sample's ${routeTop} nearest` : '';
+        console.log(`M ${connectivity}, expansion ${expansion}, ${counts.length} of ${partitions} partitions x ${counts.join('/')}${merged ? ` merged to ${candidates}` : ''}${routed}: ${result}`);
+      }
     }
   }
   for (const file of saved) rmSync(file, { force: true });

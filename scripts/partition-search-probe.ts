@@ -17,6 +17,9 @@
  * the folder's vectors (an even sample of 512 of them, each assigned its nearest centroid; a partition holding at least
  * 1% of the sample counts), rather than the partitions nearest the question: a prototype for topical folders.
  *
+ * --route adds a row for each list searched as the service does, with the partitions of the store's route sample
+ * (route-sample.ts; up to 4 more, each asked for the list's last share) beside those nearest the question.
+ *
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --probes 4,6,8 --each 32,64,116 [--queries 100]
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --folder /sel/a --fractions '0.5,0.5,0.5,0.5,0.5,0.5;1,1,0.25,0.25,0.25,0.25'
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --shares '116,116,64,64,32,32;116,64,64,32'
@@ -29,6 +32,7 @@ import { centroidsHolding, nearestCentroids, type VectorRows } from '../src/adap
 import { PartitionedVectorIndex } from '../src/adapters/vector/partitioned-vector-index.js';
 import { projectRows, type Projection } from '../src/adapters/vector/projection.js';
 import { DEFAULT_HNSW_PARAMETERS, type UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
+import type { RouteSample } from '../src/adapters/vector/route-sample.js';
 import { indexCandidates } from '../src/adapters/sqlite/sqlite-vector-search.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { option } from './lib/probe-options.js';
@@ -90,6 +94,10 @@ const shareRows = option('fractions', '') !== ''
   : option('probes', '4,6,8').split(',').map(Number).flatMap((probes) =>
     option('each', '32,64,116').split(',').map(Number).map((each) => Array<number>(probes).fill(each)));
 const filterAware = process.argv.includes('--filter-aware');
+const routed = process.argv.includes('--route');
+/** With --route: the sample entries looked at, and what each routed partition is asked for (default: the list's last share). */
+const routeTop = Number(option('route-top', '20'));
+const routeShare = Number(option('route-share', '0'));
 let holdingPartitions: Set<number> | null = null;
 /** The partitions holding at least 1% of an even sample of 512 of the folder's vectors (as the service decides). */
 function holding(internals: { centroids: VectorRows }): Set<number> {
@@ -102,9 +110,9 @@ function holding(internals: { centroids: VectorRows }): Set<number> {
   console.log(`${holdingPartitions.size} partitions hold at least 1% of the folder's sample`);
   return holdingPartitions;
 }
-type Internals = { partitions: UsearchVectorIndex[]; centroids: VectorRows; projection: Projection | null };
+type Internals = { partitions: UsearchVectorIndex[]; centroids: VectorRows; projection: Projection | null; route: RouteSample | null };
 const opened = new Map<number, Internals>();
-for (const shares of shareRows) {
+for (const [shares, withRoute] of shareRows.flatMap((shares) => (routed ? [[shares, false], [shares, true]] : [[shares, false]]) as Array<[number[], boolean]>)) {
   const probes = shares.length;
   if (!opened.has(probes)) {
     const { index } = PartitionedVectorIndex.open(`${dataDir}/vectors`, embedder.model, DIMENSION,
@@ -124,7 +132,12 @@ for (const shares of shareRows) {
         : nearestCentroids(internals.centroids, query, probes);
       // A store whose partitions hold projected vectors (search.index_projection_energy) is searched as the index does.
       const graphQuery = internals.projection ? projectRows(internals.projection, query) : query;
-      for (let n = 0; n < owners.length; n += 1) found.push(...internals.partitions[Number(owners[n])]!.search(graphQuery, shares[n]!));
+      const asks = Array.from(owners, (owner, n) => [Number(owner), shares[n]!] as [number, number]);
+      if (withRoute && internals.route) {
+        const extra = internals.route.partitionsNear(graphQuery, routeTop).filter((c) => !asks.some(([asked]) => asked === c)).slice(0, 4);
+        asks.push(...extra.map((c) => [c, routeShare || shares.at(-1)!] as [number, number]));
+      }
+      for (const [owner, share] of asks) found.push(...internals.partitions[owner]!.search(graphQuery, share));
       const pool = found.sort((a, b) => b.score - a.score).slice(0, candidates)
         .filter((item) => folder === '' || admitted.has(item.key));
       if (round === 0) {
@@ -138,6 +151,6 @@ for (const shares of shareRows) {
       }
     });
   }
-  console.log(`probes ${probes} each ${shares.join('/')} (explores at least ${expansion}): ` +
+  console.log(`probes ${probes} each ${shares.join('/')}${withRoute ? ' and the route sample\'s' : ''} (explores at least ${expansion}): ` +
     `recall@10 ${(recall / queries.length).toFixed(3)}, index p50 ${p(times, 0.5).toFixed(2)} p95 ${p(times, 0.95).toFixed(2)} ms`);
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exactTopK, packVectors } from '../../domain/exact-search.js';
 import { bestOf, PartitionedVectorIndex, partitionShares, savedIndexSummary, saveIsDue, SEED_VECTORS_PER_PARTITION } from './partitioned-vector-index.js';
+import { nearestCentroids } from './centroids.js';
+import type { RouteSample } from './route-sample.js';
 import { ThreadedVectorIndex } from './threaded-vector-index.js';
 import { FakeBridge } from '../../../test/helpers/fake-bridge.js';
 import { DEFAULT_HNSW_PARAMETERS, type HnswParameters } from './usearch-vector.index.js';
@@ -37,6 +39,7 @@ function matrixOf(keys: readonly number[], vector: (key: number) => Float32Array
   return matrix;
 }
 
+const unit = (vector: Float32Array) => { const norm = Math.hypot(...vector); return vector.map((x) => x / norm); };
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** Adds in slices of 64, as the index thread does, putting back whatever a split hands back. */
@@ -234,6 +237,53 @@ describe('PartitionedVectorIndex', () => {
     assert.deepEqual(exactInFolder.filter((key) => !among.some((item) => item.key === key)), [], 'the folder\'s exact best ten are among them');
     assert.deepEqual(index.search(query, 200, new Float32Array(0)).map((item) => item.key), plain.map((item) => item.key),
       'an empty sample searches as without one');
+  });
+
+  test('a question between regions finds its nearest vectors in a partition the centroids do not pick (the route sample); saved and reopened too', () => {
+    const dir = freshDir();
+    const onePartition: HnswParameters = { ...PARAMETERS, probes: 1 };
+    const index = PartitionedVectorIndex.open(dir, 'm', DIMENSION, onePartition).index;
+    addAll(index, range(1, SPLIT_AT + 513));
+    const { centroids } = index.partitionLayout()!;
+    // u: one partition's centroid; w: the part of another's at right angles to it.
+    const centroid = (c: number) => centroids.matrix.subarray(c * DIMENSION, (c + 1) * DIMENSION);
+    const u = centroid(0);
+    const other = centroid(1);
+    const along = other.reduce((sum, x, i) => sum + x * u[i]!, 0);
+    const w = unit(other.map((x, i) => x - along * u[i]!));
+    const mix = (a: number, b: number, noise = 0, key = 0) => {
+      let state = key + 1;
+      const next = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; };
+      return unit(u.map((x, i) => a * x + b * w[i]! + noise * next()));
+    };
+    // The question leans to u's partition; its nearest vectors (cosine 0.94) lean to the other's.
+    const question = mix(0.8, 0.6);
+    const bridging = range(6400, 6600);
+    index.add(bridging, matrixOf(bridging, (key) => mix(0.55, 0.835, 0.02, key)));
+    const [questionsPartition] = nearestCentroids(centroids, question, 1);
+    const [theirPartition] = nearestCentroids(centroids, matrixOf([6400], (key) => mix(0.55, 0.835, 0.02, key)), 1);
+    assert.notEqual(questionsPartition, theirPartition, 'the one partition the centroids pick does not hold them');
+
+    const all = [...range(1, SPLIT_AT + 513), ...bridging];
+    const vectors = packVectors(all.map((key) => ({ key, vector: key >= 6400 ? mix(0.55, 0.835, 0.02, key) : vectorOf(key) })), DIMENSION);
+    // The 200 bridging vectors are the question's nearest by far (they differ among themselves by noise alone).
+    const exact = exactTopK(question, vectors, 201);
+    assert.ok(exact.slice(0, 200).every((item) => bridging.includes(item.key)));
+    assert.ok(exact[199]!.score - exact[200]!.score > 0.2);
+    const found = (searched: PartitionedVectorIndex) => searched.search(question, 10).map((item) => item.key);
+    const foundThem = (keys: number[]) => keys.length === 10 && keys.every((key) => bridging.includes(key));
+    assert.ok(foundThem(found(index)), 'the sample names their partition, which is searched too');
+
+    index.save();
+    const reopened = PartitionedVectorIndex.open(dir, 'm', DIMENSION, onePartition).index;
+    assert.ok(foundThem(found(reopened)), 'the sample is saved with the partitions');
+
+    // Removed, they are found no more, and the sample forgets its four of them (6400, 6464, 6528, 6592).
+    const sampled = () => (reopened as unknown as { route: RouteSample }).route.size();
+    const before = sampled();
+    reopened.remove(bridging);
+    assert.ok(found(reopened).every((key) => !bridging.includes(key)));
+    assert.equal(sampled(), before - 4);
   });
 
   test('a filtered search of the partitions still returns k, best first', () => {
