@@ -24,7 +24,7 @@ export interface VectorIndex {
    * question's has few of its matches in the regions nearest the question.
    */
   search(query: Float32Array, k: number, among?: Float32Array): Promise<ScoredKey[]>;
-  /** The keys of `keys` the index does not hold yet. */
+  /** The keys of `keys` the index does not hold yet, or not wholly (adding them again completes them). */
   missing(keys: readonly number[]): Promise<number[]>;
   /**
    * Persists to disk so the next start need not rebuild: every change (the default), or only what is due

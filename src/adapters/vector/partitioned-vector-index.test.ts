@@ -636,6 +636,43 @@ describe('PartitionedVectorIndex', () => {
     }
   });
 
+  for (const searchThreads of [1, 2]) test(`in the index thread (${searchThreads} search threads), an index saved without its route sample counts the sampled keys missing until they are added again`, async () => {
+    const dir = freshDir();
+    const parameters = { ...PARAMETERS, searchThreads };
+    const keys = range(1, 2601);
+    const first = ThreadedVectorIndex.open(dir, 'm', DIMENSION, parameters);
+    try {
+      await first.add(keys, keys.map((key) => vectorOf(key)));
+      await first.flush();
+      assert.deepEqual(await first.missing(keys), []);
+      await first.save();
+    } finally {
+      await first.close();
+    }
+    // As a store indexed before the sample existed: partitions saved, no sample.
+    rmSync(join(dir, 'partitions', 'route'), { recursive: true, force: true });
+    const sampled = keys.filter((key) => key % 64 === 0);
+    const reopened = ThreadedVectorIndex.open(dir, 'm', DIMENSION, parameters);
+    try {
+      assert.equal(await reopened.loaded, true);
+      assert.deepEqual((await reopened.missing(keys)).sort((a, b) => a - b), sampled, 'every 64th key, whichever thread holds it');
+      // What the start's catch-up does with missing keys: adds their stored vectors again.
+      await reopened.add(sampled, sampled.map((key) => vectorOf(key)));
+      await reopened.flush();
+      assert.deepEqual(await reopened.missing(keys), []);
+      assert.equal(reopened.size(), keys.length, 'each once');
+      await reopened.save();
+    } finally {
+      await reopened.close();
+    }
+    const again = ThreadedVectorIndex.open(dir, 'm', DIMENSION, parameters);
+    try {
+      assert.deepEqual(await again.missing(keys), [], 'the filled sample was saved');
+    } finally {
+      await again.close();
+    }
+  });
+
   test('the seeding graph finds every vector by a search for the vector itself, build after build', () => {
     // The tests' fake embedder's small bag-of-words vectors, full of near ties, where usearch's concurrent inserts
     // left some vectors unreachable in most builds; the index thread asks for two insert threads.

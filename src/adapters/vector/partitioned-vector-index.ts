@@ -243,6 +243,14 @@ export class PartitionedVectorIndex {
     return missing;
   }
 
+  /**
+   * The keys of `keys` the route sample should hold and does not (a store indexed before it existed, or a crash
+   * before it was saved): missing as much as keys no graph holds, since adding them again puts them in it.
+   */
+  unsampled(keys: readonly number[]): number[] {
+    return this.route?.lacking(keys) ?? [];
+  }
+
   /** `matrix` holds one row of `dimension` floats per key. A re-added key replaces its vector, in whichever graph it was. */
   add(keys: readonly number[], matrix: Float32Array, threads = 1, other?: OtherThreadRows): void {
     for (const _ of this.addInSteps(keys, matrix, threads, other)) { /* all at once */ }

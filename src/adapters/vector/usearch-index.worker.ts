@@ -143,7 +143,11 @@ async function handle(message: IndexRequest): Promise<unknown> {
     case 'missing': {
       const waiting = fresh;
       const notHere = index.missing(message.keys);
-      return (partitionThread ? await partitionThread.missing(notHere) : notHere).filter((key) => !waiting.has(key));
+      const inNoGraph = partitionThread ? await partitionThread.missing(notHere) : notHere;
+      // A key the route sample lacks is added again like a missing one (its partition may be the other thread's).
+      const counted = new Set(inNoGraph);
+      const unsampled = index.unsampled(message.keys).filter((key) => !counted.has(key));
+      return [...inNoGraph, ...unsampled].filter((key) => !waiting.has(key));
     }
     case 'parameters':
       return index.graphParameters();
