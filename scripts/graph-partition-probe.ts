@@ -9,9 +9,9 @@
  * --shares 'a,b,c;d,e' asks the nearest partition for a candidates, the next for b, and so on (a row for each list,
  * probing as many partitions as it has shares) rather than --candidates from each of --probes. --merge keeps the --candidates best of the partitions'
  * answers by graph score before the re-rank, as the service does, rather than re-ranking their union.
- * --route-tops 0,20: rows for each value n (0: none), each probing also the partitions (at most 4 more, asked for
- * the last share) of the n entries nearest the question in a graph of every 64th vector, as the service's route
- * sample does (route-sample.ts).
+ * --route-tops 0,20: rows for each value n (0: none), each probing also the partitions (at most MAX_ROUTED_PROBES
+ * more, asked for the last share) of the n entries nearest the question in the service's route sample
+ * (route-sample.ts) of the rows.
  *
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --partitions 32 --probes 1,2,4,8 --expansions 64,128,384
  *   npx tsx scripts/graph-partition-probe.ts --messages 1000000 --probes 6 --expansions 64 --connectivity 16,24,32,64 --no-single
@@ -20,8 +20,9 @@ import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import usearch from 'usearch';
 import { nearestCentroids, trainCentroids } from '../src/adapters/vector/centroids.js';
-import { SEED_VECTORS_PER_PARTITION } from '../src/adapters/vector/partitioned-vector-index.js';
+import { MAX_ROUTED_PROBES, SEED_VECTORS_PER_PARTITION } from '../src/adapters/vector/partitioned-vector-index.js';
 import { DEFAULT_PROJECTION_TARGET, learnProjection, projectRows } from '../src/adapters/vector/projection.js';
+import { RouteSample } from '../src/adapters/vector/route-sample.js';
 import { DEFAULT_HNSW_PARAMETERS } from '../src/adapters/vector/usearch-vector.index.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
@@ -122,8 +123,7 @@ function partitionPool(
   const owners = [...nearestCentroids(centroids, routingQuery, counts.length)].map(Number);
   const asks = owners.map((c, n) => [c, counts[n]!] as [number, number]);
   if (routeTop > 0) {
-    const near = Array.from((routeGraph().search(query, routeTop, 1) as { keys: BigUint64Array }).keys, (row) => Number(owner[Number(row)]));
-    const extra = [...new Set(near)].filter((c) => !owners.includes(c)).slice(0, 4);
+    const extra = routeSample().partitionsNear(query, routeTop).filter((c) => !owners.includes(c)).slice(0, MAX_ROUTED_PROBES);
     asks.push(...extra.map((c) => [c, counts.at(-1)!] as [number, number]));
   }
   const found = asks.map(([c, count]) => graphs[c]!.search(query, count, 1) as { keys: BigUint64Array; distances: Float32Array });
@@ -132,16 +132,19 @@ function partitionPool(
     .sort((a, b) => a.distance - b.distance).slice(0, candidates).map((item) => item.key);
 }
 
-let route: InstanceType<typeof usearch.Index> | null = null;
-/** A graph of every 64th row's graph vector (as route-sample.ts), built on first use. */
-function routeGraph(): InstanceType<typeof usearch.Index> {
+let route: RouteSample | null = null;
+/** The service's route sample of the rows (each row its key), built on first use; never saved. */
+function routeSample(): RouteSample {
   if (route) return route;
-  route = new usearch.Index({ dimensions: GRAPH_DIMENSION, metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8,
-    connectivity: 16, expansion_add: 64, expansion_search: 64, multi: false });
-  const rows = Array.from({ length: Math.ceil(size / 64) }, (_, i) => i * 64);
-  const block = new Float32Array(rows.length * GRAPH_DIMENSION);
-  rows.forEach((row, i) => block.set(rowOf(row), i * GRAPH_DIMENSION));
-  route.add(BigUint64Array.from(rows, BigInt), block, 1);
+  const dir = `${tmpdir()}/route-probe-${process.pid}`;
+  route = RouteSample.open(dir, 'probe', GRAPH_DIMENSION, DEFAULT_HNSW_PARAMETERS, partitions);
+  rmSync(dir, { recursive: true, force: true });
+  const rows = Array.from({ length: size }, (_, row) => row);
+  route.offer(rows, (row) => Number(owner[row]), (picked) => {
+    const block = new Float32Array(picked.length * GRAPH_DIMENSION);
+    picked.forEach((row, i) => block.set(rowOf(row), i * GRAPH_DIMENSION));
+    return block;
+  });
   return route;
 }
 

@@ -18,7 +18,7 @@
  * 1% of the sample counts), rather than the partitions nearest the question: a prototype for topical folders.
  *
  * --route adds a row for each list searched as the service does, with the partitions of the store's route sample
- * (route-sample.ts; up to 4 more, each asked for the list's last share) beside those nearest the question.
+ * (route-sample.ts; up to MAX_ROUTED_PROBES more, each asked for the list's last share) beside those nearest the question.
  *
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --probes 4,6,8 --each 32,64,116 [--queries 100]
  *   npx tsx scripts/partition-search-probe.ts --data-dir <dir>/scale/store --folder /sel/a --fractions '0.5,0.5,0.5,0.5,0.5,0.5;1,1,0.25,0.25,0.25,0.25'
@@ -29,7 +29,7 @@ import usearch from 'usearch';
 import { recallQuestions } from '../bench/lib/search-queries.js';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { centroidsHolding, nearestCentroids, type VectorRows } from '../src/adapters/vector/centroids.js';
-import { PartitionedVectorIndex } from '../src/adapters/vector/partitioned-vector-index.js';
+import { MAX_ROUTED_PROBES, PartitionedVectorIndex, ROUTE_NEIGHBOURS } from '../src/adapters/vector/partitioned-vector-index.js';
 import { projectRows, type Projection } from '../src/adapters/vector/projection.js';
 import { DEFAULT_HNSW_PARAMETERS, type UsearchVectorIndex } from '../src/adapters/vector/usearch-vector.index.js';
 import type { RouteSample } from '../src/adapters/vector/route-sample.js';
@@ -96,7 +96,7 @@ const shareRows = option('fractions', '') !== ''
 const filterAware = process.argv.includes('--filter-aware');
 const routed = process.argv.includes('--route');
 /** With --route: the sample entries looked at, and what each routed partition is asked for (default: the list's last share). */
-const routeTop = Number(option('route-top', '20'));
+const routeTop = Number(option('route-top', String(ROUTE_NEIGHBOURS)));
 const routeShare = Number(option('route-share', '0'));
 let holdingPartitions: Set<number> | null = null;
 /** The partitions holding at least 1% of an even sample of 512 of the folder's vectors (as the service decides). */
@@ -134,7 +134,7 @@ for (const [shares, withRoute] of shareRows.flatMap((shares) => (routed ? [[shar
       const graphQuery = internals.projection ? projectRows(internals.projection, query) : query;
       const asks = Array.from(owners, (owner, n) => [Number(owner), shares[n]!] as [number, number]);
       if (withRoute && internals.route) {
-        const extra = internals.route.partitionsNear(graphQuery, routeTop).filter((c) => !asks.some(([asked]) => asked === c)).slice(0, 4);
+        const extra = internals.route.partitionsNear(graphQuery, routeTop).filter((c) => !asks.some(([asked]) => asked === c)).slice(0, MAX_ROUTED_PROBES);
         asks.push(...extra.map((c) => [c, routeShare || shares.at(-1)!] as [number, number]));
       }
       for (const [owner, share] of asks) found.push(...internals.partitions[owner]!.search(graphQuery, share));

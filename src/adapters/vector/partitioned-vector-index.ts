@@ -589,8 +589,8 @@ const FILTERED_HEADROOM = 1.44;
  * 0.962/0.962/0.965/0.965 (0.949 without) with 0.08/0.13/0.26/0.34 more partitions a question; on a 1M store 40
  * entries 0.960 against 20's 0.959 (session 31).
  */
-const ROUTE_NEIGHBOURS = 20;
-const MAX_ROUTED_PROBES = 4;
+export const ROUTE_NEIGHBOURS = 20;
+export const MAX_ROUTED_PROBES = 4;
 
 /**
  * One graph per partition, under dir/partitions/<n>, of the partitions' M, searched with the partition expansion
