@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RouteSample, SAMPLE_EVERY } from './route-sample.js';
@@ -46,5 +46,10 @@ describe('RouteSample', () => {
     assert.equal(reopened.size(), 2);
     assert.deepEqual(reopened.partitionsNear(axis(2), 1), [2]);
     assert.equal(RouteSample.open(dir, 'another model', DIMENSION, DEFAULT_HNSW_PARAMETERS, 4).size(), 0, 'another model\'s sample is not read');
+
+    // A sample saved with entries keyed another way (the first form's meta names the model alone) is not read.
+    const meta = join(dir, 'vectors.meta.json');
+    writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), model: 'm' }));
+    assert.equal(RouteSample.open(dir, 'm', DIMENSION, DEFAULT_HNSW_PARAMETERS, 4).size(), 0);
   });
 });

@@ -12,6 +12,12 @@ const PARTITION_UNIT = 2 ** 40;
 const LOW_BITS = BigInt(PARTITION_UNIT) - 1n;
 /** Odd, so multiplying by it modulo 2^40 gives each index its own scattered value. */
 const SCATTER = 0x9e3779b97f4a7c15n;
+/**
+ * How entries are keyed (entryOf). The saved graph names it beside the model, so a sample keyed another way is not
+ * read (its entries would name the wrong partitions) and the start's catch-up fills a new one. 1: key x 1024 +
+ * partition (this version's first builds); 2: partition x 2^40 + scattered index.
+ */
+const ENTRY_FORMAT = 2;
 /** A small graph: it holds a sixty-fourth of the vectors and is asked for a few dozen. */
 const ROUTE_GRAPH = { connectivity: 16, expansionAdd: 64, expansionSearch: 64 } as const;
 
@@ -40,9 +46,9 @@ export class RouteSample {
     private readonly partitions: number,
   ) {}
 
-  /** The saved sample in `dir` for this model and graph dimension, or an empty one. */
+  /** The saved sample in `dir` for this model, graph dimension and entry format, or an empty one. */
   static open(dir: string, model: string, graphDimension: number, parameters: HnswParameters, partitions: number): RouteSample {
-    const { index } = UsearchVectorIndex.open(dir, model, graphDimension, { ...parameters, ...ROUTE_GRAPH });
+    const { index } = UsearchVectorIndex.open(dir, `${model} (route sample, entries v${ENTRY_FORMAT})`, graphDimension, { ...parameters, ...ROUTE_GRAPH });
     return new RouteSample(index, partitions);
   }
 
