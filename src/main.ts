@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { loadConfig } from './config/config.loader.js';
 import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
@@ -41,10 +42,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   }
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir);
   const logger = loggerOptions({ level: config.server.log_level, component: 'api', output });
-  const controller = await buildController({ config, apiKey: apiKey.key, logger });
+  // The bridge requires the service's key; the one it supervises gets it here. It starts first, so that its own
+  // start-up (modules, engine) runs beside the controller's (store, index, routes) rather than after it: healthy
+  // needs both (docs/performance.md, session 32).
+  const bridge = config.bridge.start
+    ? superviseBridge({ ...process.env, MEMSVC_API_KEY: apiKey.key }, pino(logger, logger.stream), { output })
+    : null;
+  let controller: Awaited<ReturnType<typeof buildController>>;
+  try {
+    controller = await buildController({ config, apiKey: apiKey.key, logger });
+  } catch (error) {
+    await bridge?.stop();
+    throw error;
+  }
   const { app } = controller;
-  // The bridge requires the service's key; the one it supervises gets it here.
-  const bridge = config.bridge.start ? superviseBridge({ ...process.env, MEMSVC_API_KEY: apiKey.key }, app.log, { output }) : null;
   // The chat proxy runs in this process and uses the controller's services directly.
   const proxy = config.proxy.enabled
     ? await buildProxyApp({

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type RunningService, startService } from '../helpers/service-harness.js';
 import { createConversation } from '../helpers/fixtures.js';
 import { ManualClock } from '../helpers/fakes.js';
-import { unusedPort } from '../helpers/fake-bridge.js';
+import { FakeBridge, unusedPort } from '../helpers/fake-bridge.js';
 
 /** The value of an unlabelled Prometheus sample. */
 function sample(text: string, name: string): number | undefined {
@@ -158,6 +158,31 @@ describe('/health is cached, /health/detailed needs the key', () => {
     assert.ok(Number.isInteger(body.disk.free_bytes) && body.disk.free_bytes > 0);
     assert.ok(body.disk.total_bytes >= body.disk.free_bytes);
     assert.deepEqual(body.proxy, { enabled: false, spool_pending: null, spool_failed: null });
+  });
+});
+
+describe('/health while the bridge starts', () => {
+  it('an unhealthy report is kept a tenth of server.health_cache_ms: the bridge that comes up reads healthy then', async () => {
+    const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+    const port = await unusedPort();
+    const running = await startService({ clock, bridge: { url: `http://127.0.0.1:${port}` }, overrides: { embedding_worker: { enabled: false } } });
+    const bridge = new FakeBridge();
+    try {
+      const away = await running.raw('GET', '/health');
+      assert.equal(away.status, 503, away.text);
+      await bridge.start(port);
+      clock.advance(99);
+      assert.equal((await running.raw('GET', '/health')).status, 503, 'the unhealthy report, kept 100 ms');
+      clock.advance(1);
+      const up = await running.raw('GET', '/health');
+      assert.equal(up.status, 200, up.text);
+      await bridge.stop();
+      clock.advance(999);
+      assert.equal((await running.raw('GET', '/health')).status, 200, 'a healthy report is kept the whole second');
+    } finally {
+      await running.stop();
+      await bridge.stop();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { nlp } from './compromise-nlp.js';
 import type { EntityExtractor, ExtractedEntities } from '../bridge.providers.js';
 import { wink } from './text-analysis.js';
 

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { nlp } from './compromise-nlp.js';
 import type { ImportanceScorer } from '../bridge.providers.js';
 import { countWords } from './text-analysis.js';
 

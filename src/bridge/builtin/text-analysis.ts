@@ -1,17 +1,20 @@
+import { createRequire } from 'node:module';
 import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import type model from 'wink-eng-lite-web-model';
 import { stemmer } from 'stemmer';
 
 /**
  * Shared text plumbing for the builtin providers: one lazily created
  * wink-nlp instance (English lite model, ~100 ms to load, no downloads),
- * sentence splitting and stemmed content terms.
+ * sentence splitting and stemmed content terms. The model (CommonJS) is
+ * required at the first use too: imported, it was evaluated at the bridge's
+ * start-up (~0.2 s) whether or not a summary was ever asked for.
  */
 type Wink = ReturnType<typeof winkNLP>;
 let instance: Wink | undefined;
 
 export function wink(): Wink {
-  instance ??= winkNLP(model);
+  instance ??= winkNLP(createRequire(import.meta.url)('wink-eng-lite-web-model') as typeof model);
   return instance;
 }
 

@@ -38,3 +38,20 @@ test('a failed computation is not kept', async () => {
   fail = false;
   assert.equal(await cached.get(), 'up');
 });
+
+test('a value can set how long it is kept: a bad report goes sooner than a good one', async () => {
+  const { clock, advance } = clockAt(0);
+  let state = 'down';
+  let runs = 0;
+  const cached = new CachedValue(async () => { runs += 1; return state; }, (value) => (value === 'up' ? 1000 : 100), clock);
+  assert.equal(await cached.get(), 'down');
+  state = 'up';
+  advance(99);
+  assert.equal(await cached.get(), 'down');
+  advance(1);
+  assert.equal(await cached.get(), 'up');
+  state = 'down';
+  advance(999);
+  assert.equal(await cached.get(), 'up');
+  assert.equal(runs, 2);
+});

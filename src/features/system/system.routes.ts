@@ -25,9 +25,15 @@ export interface SystemRouteOptions {
   extraStats?: () => Promise<Record<string, unknown>>;
 }
 
+/** How many times shorter an unhealthy /health report is kept than a healthy one. */
+const UNHEALTHY_SHARE = 10;
+
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async (app, options) => {
   const { store, checks, metrics, startedAt } = options;
-  const health = new CachedValue(() => runHealthChecks(checks, startedAt, options.clock.now()), options.healthCacheMs, options.clock);
+  // An unhealthy report is kept a tenth as long: a starting service (the bridge not yet listening) or one that has
+  // recovered reads healthy at once rather than up to health_cache_ms later.
+  const health = new CachedValue(() => runHealthChecks(checks, startedAt, options.clock.now()),
+    (report) => (report.status === 'healthy' ? options.healthCacheMs : options.healthCacheMs / UNHEALTHY_SHARE), options.clock);
 
   // Gauges read the store when scraped, so they are never stale and cost nothing between scrapes.
   new Gauge({
@@ -44,7 +50,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
     schema: {
       tags: ['system'],
       summary: 'Health of each component (no auth)',
-      description: 'Computed at most once per server.health_cache_ms (1 s): calls within that window get the same report.',
+      description: 'Computed at most once per server.health_cache_ms (1 s), a tenth of that while unhealthy: calls within that window get the same report.',
       response: { 200: HealthResponse, 503: HealthResponse },
     },
   }, async (_request, reply) => {
