@@ -8,15 +8,18 @@
  * baselines are measured on the same vectors in the same run: a float32 scan
  * in JS and sqlite-vec brute force. With `--data-dir`, a seeded store is reused.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { startBenchBridge, type BenchBridge } from './lib/bridge.js';
 import { generateConversation } from './lib/corpus.js';
 import { createHttpClient, type HttpClient } from './lib/http-client.js';
 import { runLoad } from './lib/load.js';
+import { timeMemsvcStart } from './lib/memsvc-start.js';
 import type { Measurement, Scenario, ScenarioContext, SeedingStep } from './lib/scenario.js';
 import { startBenchServer, type BenchServer, type CpuTime } from './lib/server.js';
 import { serverTask } from './lib/server-task.js';
@@ -109,6 +112,9 @@ export const scenario: Scenario = {
       measurements.push(valueRow('restart', 'start-up on the existing store to healthy', healthyMs, 'ms',
         `index loaded and caught up after ${round(caughtUpMs, 0)} ms (process start included)`));
       const dataset = await stats(client);
+      client.close();
+      await server.close();
+      measurements.push(await memsvcStartRow(context, join(root, 'store')));
       return {
         dataset: { messages: dataset.total_messages, conversations: dataset.total_conversations, vectors: corpus.keys.length },
         seeding, measurements,
@@ -124,6 +130,20 @@ export const scenario: Scenario = {
     }
   },
 };
+
+/**
+ * Start-up as users run it: `memsvc start` from dist/ (built first if stale, as `npm start` does), with the bridge it
+ * supervises, on the same store. The restart row above times the controller alone, under tsx, its bridge running.
+ */
+async function memsvcStartRow(context: ScenarioContext, store: string): Promise<Measurement> {
+  const repo = fileURLToPath(new URL('..', import.meta.url));
+  const build = spawnSync(process.execPath, [join(repo, 'scripts', 'build-if-stale.mjs')], { cwd: repo, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`building dist/ failed (${build.status})`);
+  context.log('starting memsvc start (dist/) on the existing store');
+  const start = await timeMemsvcStart(join(repo, 'dist'), store);
+  return valueRow('restart', 'start-up as `memsvc start` (dist/, its own bridge) to healthy', start.healthyMs, 'ms',
+    `controller listening after ${start.controllerListeningMs ?? '?'} ms, bridge after ${start.bridgeListeningMs ?? '?'} ms`);
+}
 
 function startServer(context: ScenarioContext, root: string, bridge: BenchBridge): Promise<BenchServer> {
   return startBenchServer({
