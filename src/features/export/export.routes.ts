@@ -59,7 +59,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ExportService }
     try {
       if (after !== undefined && after === batch) throw new ValidationError('after must name another batch than batch', ErrorCode.VALIDATION_ERROR, 'after');
       // Checked while the batch before is still being stored: only the store waits for it.
-      const prepared = exporter.prepareImport(request.body);
+      const prepared = await exporter.prepareImport(request.body);
       if (after !== undefined) await sequence.follow(after);
       outcome = await exporter.storeImport(prepared, onConflict);
     } catch (error) {
