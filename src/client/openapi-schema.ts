@@ -1935,7 +1935,7 @@ export interface paths {
         };
         /**
          * Health of each component (no auth)
-         * @description Computed at most once per server.health_cache_ms (1 s): calls within that window get the same report.
+         * @description Computed at most once per server.health_cache_ms (1 s), a tenth of that while unhealthy: calls within that window get the same report.
          */
         get: {
             parameters: {
