@@ -7,6 +7,7 @@ import type { ConversationStore } from '../../ports/conversation-store.js';
 import { exportWriter, FORMAT_INFO, type ExportFormat } from './export.formats.js';
 import { elementPlace, linePlace, parseConversationRecord, type ImportLimits, type RecordPlace } from './import-records.js';
 import { WritesInFlight } from '../../domain/writes-in-flight.js';
+import { nextTurn } from '../next-turn.js';
 
 export interface ExportServiceDeps {
   store: ConversationStore;
@@ -117,7 +118,7 @@ export class ExportService {
     const records = typeof body === 'string' ? parseJsonLines(body) : documentRecords(body);
     const prepared: ImportedConversation[] = [];
     for (let i = 0; i < records.length; i += 1) {
-      if (i > 0 && i % RECORDS_A_STEP === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (i > 0 && i % RECORDS_A_STEP === 0) await nextTurn();
       prepared.push(parseConversationRecord(records[i]!.raw, records[i]!.place, this.deps.limits, now));
     }
     return prepared;

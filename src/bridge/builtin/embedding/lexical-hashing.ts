@@ -3,8 +3,13 @@ export const FNV_OFFSET = 0x811c9dc5;
 
 /** FNV-1a state `hash` carried on over the UTF-16 code units of `text` (unsigned 32-bit). */
 export function fnvExtend(hash: number, text: string): number {
+  return fnvExtendRange(hash, text, 0, text.length);
+}
+
+/** fnvExtend over text[from, to), without making that substring. */
+export function fnvExtendRange(hash: number, text: string, from: number, to: number): number {
   let state = hash;
-  for (let i = 0; i < text.length; i += 1) {
+  for (let i = from; i < to; i += 1) {
     state ^= text.charCodeAt(i);
     state = Math.imul(state, 0x01000193);
   }

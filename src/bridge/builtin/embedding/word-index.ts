@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnvExtendRange } from './lexical-hashing.js';
+
 /**
  * The row of each word in a "\n"-joined word list, as an open-addressing hash table in typed arrays over that one
  * string. A Map of 341,479 words built a string and an entry for each: 30 MB of small objects, 340-390 ms to build on
@@ -56,12 +58,8 @@ export class WordIndex {
   }
 }
 
-/** FNV-1a over the UTF-16 code units of text[from, to). */
-function hashOf(text: string, from: number, to: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = from; i < to; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
+/** FNV-1a over the UTF-16 code units of text[from, to), as the embedder's feature hashes are. */
+const hashOf = (text: string, from: number, to: number): number => fnvExtendRange(FNV_OFFSET, text, from, to);
 
 /** Whether the word at `earlier` is the `length` code units at `at` (a "\n" ends the earlier word). */
 function sameWord(text: string, earlier: number, at: number, length: number): boolean {
