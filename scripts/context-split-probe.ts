@@ -24,7 +24,7 @@ try {
   await stack.waitForEmbeddings();
   const deps = (stack.controller.context as unknown as { deps: Record<string, Record<string, unknown>> }).deps;
   const searchDeps = (stack.controller.search as unknown as { deps: Record<string, Record<string, unknown>> }).deps;
-  wrap(searchDeps.provider!, 'embed', 'semantic: embed the query');
+  wrap(searchDeps.queries!, 'embedQuery', 'semantic: embed the query');
   wrap(searchDeps.vectors!, 'nearest', 'semantic: nearest');
   wrap(deps.rankings!, 'keywordRanking', 'keyword');
   wrap(deps.rankings!, 'semanticRanking', 'semantic');

@@ -33,6 +33,7 @@ import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../sr
 import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/ranking/author-match.js';
 import { evidenceIds, sessionKeys, sessionStart, type Sample, type Turn } from './lib/locomo.js';
 import { favourNamedPeriods, TIME_WEIGHT } from '../src/ranking/time-mention.js';
+import { namedPeriods } from '../src/ranking/period-parsing.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 
 const KS = [5, 10, 20] as const;
@@ -196,7 +197,7 @@ export function retrieveScored(corpus: Corpus, composer: VectorComposer, questio
   }
   if (on.author && on.authorStage !== 'early') ranking = byAuthor(ranking);
   if (on.time) {
-    ranking = favourNamedPeriods(question, ranking, (key) => corpus.messages[key]?.timestamp, on.timeWeight ?? TIME_WEIGHT);
+    ranking = favourNamedPeriods(namedPeriods(question), ranking, (key) => corpus.messages[key]?.timestamp, on.timeWeight ?? TIME_WEIGHT);
   }
   if (on.session) {
     ranking = passSessionEvidence(ranking, (key) => corpus.messages[key]?.session, on.sessionWeight ?? SESSION_WEIGHT);

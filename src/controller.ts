@@ -25,7 +25,7 @@ import { ExportService } from './features/export/export.service.js';
 import { exportRoutes } from './features/export/export.routes.js';
 import { ContextService } from './features/context/context.service.js';
 import { DEFAULT_TUNING, UNREFINED_TUNING } from './features/context/context-ranking.js';
-import { warmUpDateParsing } from './ranking/time-mention.js';
+import { PeriodParsingThread } from './adapters/date-parsing/period-parsing-thread.js';
 import { contextRoutes } from './features/context/context.routes.js';
 import { VectorIndexHolder } from './vector-index/vector-index.holder.js';
 import { buildMemoryTools } from './mcp/memory-tools.js';
@@ -123,14 +123,15 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onMessagesStored: () => worker.wake(),
     onConversationDeleted: removeFromIndex, accesses, writes,
   });
-  // Before listening, not on the first question that names a date (see warmUpDateParsing).
-  warmUpDateParsing(clock.now());
+  // Started now, it warms (chrono-node) on its own thread while the rest starts.
+  const periods = PeriodParsingThread.start(log);
   const search = new SearchService({
     queries: queryEmbedder(config, provider, options.modelCacheDir ?? modelCacheDir(config.server.data_dir), log),
     holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
     maxResults: config.limits.max_query_results,
     defaultMode: config.search.default_mode,
     clock,
+    periods,
     scopedStatistics: config.search.scoped_statistics,
     refinement: {
       authorWeight: config.search.author_weight,
@@ -139,7 +140,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     },
   });
   const context = new ContextService({
-    rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log,
+    rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log, periods,
     tuning: config.search.context_refinement
       ? { ...DEFAULT_TUNING, timeWeight: config.search.time_weight,
         authorPrior: config.search.context_author_prior, sessionWeight: config.search.context_session_weight }
@@ -185,6 +186,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     await holder.close();
     await accesses.settled();
     await storage.close();
+    await periods.close();
   });
   return { app, storage, store, conversations, search, context, embeddings, worker, writes, holder, close: () => app.close() };
 }

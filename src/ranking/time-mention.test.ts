@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { favourNamedPeriods, mayNamePeriod, namedPeriods, parsePeriods, periodMatcher, writtenDuring } from './time-mention.js';
+import { favourNamedPeriods, mayNamePeriod, periodMatcher, writtenDuring } from './time-mention.js';
+import { namedPeriods, parsePeriods } from './period-parsing.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 
@@ -22,7 +23,7 @@ test('a message counts as written during a period up to two weeks after it, in a
   assert.equal(writtenDuring(Date.parse('2024-01-05T10:00:00Z'), { month: 11 }), true); // December, told in January
   assert.equal(writtenDuring(Date.parse('2023-10-13T18:00:00Z'), { month: 9, year: 2023, day: 13 }, 0), true);
   assert.equal(writtenDuring(Date.parse('2023-10-14T18:00:00Z'), { month: 9, year: 2023, day: 13 }, 0), false);
-  assert.equal(periodMatcher('what did I say about it?', now), null);
+  assert.equal(periodMatcher(namedPeriods('what did I say about it?', now)), null);
 });
 
 // "When did Melanie go camping in June?": two camping stories share every word with the question; only
@@ -34,7 +35,7 @@ test('the message written in the named period overtakes one that only shares the
     [3, '2023-06-28T14:00:00Z'], // an unrelated message of the same week, scored low
   ]);
   const ranking = [{ key: 1, score: 1 }, { key: 2, score: 0.9 }, { key: 3, score: 0.2 }];
-  const out = favourNamedPeriods('When did Melanie go camping in June?', ranking, (key) => timestamps.get(key), 1, now);
+  const out = favourNamedPeriods(namedPeriods('When did Melanie go camping in June?', now), ranking, (key) => timestamps.get(key), 1);
   assert.deepEqual(out.map((item) => item.key), [2, 1, 3]);
   assert.equal(out[0]!.score, 1);
 });
@@ -42,8 +43,8 @@ test('the message written in the named period overtakes one that only shares the
 test('a query naming no period, or weight 0, leaves the order alone', () => {
   const ranking = [{ key: 1, score: 1 }, { key: 2, score: 0.9 }];
   const timestamp = (key: number) => (key === 2 ? '2023-06-27T14:00:00Z' : '2023-10-20T14:00:00Z');
-  assert.deepEqual(favourNamedPeriods('When did Melanie go camping?', ranking, timestamp, 1, now), ranking);
-  assert.deepEqual(favourNamedPeriods('camping in June', ranking, timestamp, 0, now), ranking);
+  assert.deepEqual(favourNamedPeriods(namedPeriods('When did Melanie go camping?', now), ranking, timestamp, 1), ranking);
+  assert.deepEqual(favourNamedPeriods(namedPeriods('camping in June', now), ranking, timestamp, 0), ranking);
 });
 
 test('the cheap word check before parsing never changes what is read', () => {

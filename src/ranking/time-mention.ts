@@ -1,4 +1,3 @@
-import * as chrono from 'chrono-node';
 import type { ScoredKey } from '../domain/search.js';
 
 /**
@@ -50,37 +49,6 @@ export function mayNamePeriod(query: string): boolean {
   return query.toLowerCase().split(/[^a-z]+/).some((word) => DATE_WORDS.has(word));
 }
 
-/**
- * The calendar periods a query names down to the month at least, read by
- * chrono-node: "in June", "July 2023", "on 13 October"; relative ones such as
- * "last week" resolve against `now`. Coarser ones ("last year", "on Friday")
- * are left out: they say too little about when a stored message was written.
- */
-export function namedPeriods(query: string, now: Date = new Date()): NamedPeriod[] {
-  return mayNamePeriod(query) ? parsePeriods(query, now) : [];
-}
-
-/**
- * Pays chrono-node's set-up cost now: its first parses cost up to half a second of the calling thread. Twice: V8
- * interprets a regular expression's first run and compiles it on the second, and that second parse is the dear one
- * (40-50 ms, then 170-300 ms, then under 1 ms in a fresh process; one parse at start-up had left 220-350 ms of
- * event-loop stall to the first dated question, which admission control can read as overload).
- */
-export function warmUpDateParsing(now: Date = new Date()): void {
-  for (let parse = 0; parse < 2; parse += 1) parsePeriods('what happened on 3 May 2023 and last week', now);
-}
-
-/** namedPeriods without the mayNamePeriod shortcut (exported for its test). */
-export function parsePeriods(query: string, now: Date): NamedPeriod[] {
-  return chrono.parse(query, now)
-    .filter((result) => result.start.isCertain('month'))
-    .map((result) => ({
-      month: result.start.get('month')! - 1,
-      ...(result.start.isCertain('year') ? { year: result.start.get('year')! } : {}),
-      ...(result.start.isCertain('day') ? { day: result.start.get('day')! } : {}),
-    }));
-}
-
 /** Whether `time` (ms since epoch, UTC) falls in `period` or up to `slackMs` after it. */
 export function writtenDuring(time: number, period: NamedPeriod, slackMs: number = MENTION_SLACK_MS): boolean {
   if (Number.isNaN(time)) return false;
@@ -94,10 +62,9 @@ export function writtenDuring(time: number, period: NamedPeriod, slackMs: number
   });
 }
 
-/** A predicate telling whether a timestamp lies in any period the query names; null when it names none. */
-export function periodMatcher(query: string, now: Date = new Date(), slackMs: number = MENTION_SLACK_MS):
+/** A predicate telling whether a timestamp lies in any of `periods`; null when there are none. */
+export function periodMatcher(periods: readonly NamedPeriod[], slackMs: number = MENTION_SLACK_MS):
   ((timestamp: string) => boolean) | null {
-  const periods = namedPeriods(query, now);
   if (periods.length === 0) return null;
   return (timestamp) => {
     const time = Date.parse(timestamp);
@@ -106,18 +73,17 @@ export function periodMatcher(query: string, now: Date = new Date(), slackMs: nu
 }
 
 /**
- * score * (1 + weight) for messages written in a period the query names, then
- * rescaled to 0..1 and sorted best first; ties keep the input order. Does
- * nothing when the query names no period or weight is 0.
+ * score * (1 + weight) for messages written in one of `periods` (those the query
+ * names), then rescaled to 0..1 and sorted best first; ties keep the input order.
+ * Does nothing when there are no periods or weight is 0.
  */
 export function favourNamedPeriods(
-  query: string,
+  periods: readonly NamedPeriod[],
   ranking: readonly ScoredKey[],
   timestampOf: (key: number) => string | undefined,
   weight: number = TIME_WEIGHT,
-  now: Date = new Date(),
 ): ScoredKey[] {
-  const matches = weight > 0 ? periodMatcher(query, now) : null;
+  const matches = weight > 0 ? periodMatcher(periods) : null;
   if (!matches) return [...ranking];
   const rescored = ranking.map((item, order) => {
     const timestamp = timestampOf(item.key);

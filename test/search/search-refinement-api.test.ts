@@ -92,4 +92,19 @@ describe('hybrid search refinement: named periods', () => {
     assert.match(await top('plain'), /^Melanie: We went camping again/);
     assert.match(await top('refined'), /^Melanie: Back home: last weekend/);
   });
+
+  test('context assembly scores the story told in June above the other; without the time bonus it does not', async () => {
+    const scoreOf = async (name: 'refined' | 'plain', story: RegExp) => {
+      const response = await stacks[name].api('POST', '/api/v1/context/assemble', { query: 'When did Melanie go camping in June?' });
+      assert.equal(response.status, 200);
+      const messages = response.body as Array<{ content: string; metadata: { relevance_score: number } }>;
+      const found = messages.find((message) => story.test(message.content));
+      assert.ok(found, `${story} is in the context`);
+      return found.metadata.relevance_score;
+    };
+    const june = /^Melanie: Back home: last weekend/;
+    const october = /^Melanie: We went camping again/;
+    assert.ok(await scoreOf('refined', june) > await scoreOf('refined', october), 'June\'s story scores higher');
+    assert.ok(await scoreOf('plain', june) <= await scoreOf('plain', october), 'control: by words and meaning alone it does not');
+  });
 });

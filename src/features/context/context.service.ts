@@ -8,6 +8,7 @@ import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
 import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
 import { periodMatcher } from '../../ranking/time-mention.js';
+import type { PeriodReader } from '../../ports/period-reader.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
 import { nextTurn } from '../next-turn.js';
 import { availableTokens } from './context-packing.js';
@@ -34,6 +35,8 @@ export interface ContextServiceDeps {
   clock: Clock;
   folderLimits: FolderLimits;
   log: Logger;
+  /** Reads the periods a question names (the relevance ranking's time bonus). */
+  periods: PeriodReader;
   /** The relevance ranking's weights; DEFAULT_TUNING when absent. */
   tuning?: RelevanceTuning;
 }
@@ -127,6 +130,10 @@ export class ContextService {
     if (request.excludedFolders.length > 0) filter.excludedFolders = request.excludedFolders;
     const since = new Date(this.deps.clock.now().getTime() - CONTEXT_RECALL.recentWindowMs).toISOString();
 
+    // Read on the date-parsing thread meanwhile; settles with [] rather than rejecting.
+    const pendingPeriods = (tuning.timeWeight ?? 0) > 0
+      ? this.deps.periods.namedPeriods(request.query, this.deps.clock.now())
+      : Promise.resolve([]);
     // Semantic first: full text, pinned and recent recall run on this thread while the index thread searches
     // (or the bridge embeds the question).
     const pendingSemantic = this.semanticOrNothing(request.query, filter);
@@ -177,7 +184,7 @@ export class ContextService {
     const ordered = [...keys].sort((a, b) => a - b);
     const hits = await this.deps.messages.hydrate(ordered);
     const words = queryWords(request.query);
-    const inNamedPeriod = (tuning.timeWeight ?? 0) > 0 ? periodMatcher(request.query, this.deps.clock.now()) : null;
+    const inNamedPeriod = periodMatcher(await pendingPeriods);
     const named = new Map<string, boolean>();
     const namesAuthorOf = (content: string) => {
       const author = authorOf(content);

@@ -7,6 +7,7 @@ import type { MessageSearchReader } from '../../ports/message-search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import type { VectorIndexHolder } from '../../vector-index/vector-index.holder.js';
 import { ContextService, type RecallRankings } from '../context/context.service.js';
+import { periodsReadHere } from '../../ranking/period-parsing.js';
 import { SearchService } from './search.service.js';
 
 /**
@@ -45,7 +46,7 @@ test('hybrid search starts the vector search before it ranks full text', async (
   };
   const service = new SearchService({
     queries: { async embedQuery() { await Promise.resolve(); return { model: 'm', dimension: 2, vectors: [new Float32Array([1, 0])] }; } },
-    holder, vectors, reader, folderLimits, maxResults: 100, defaultMode: 'hybrid', log: silent,
+    holder, vectors, reader, folderLimits, maxResults: 100, defaultMode: 'hybrid', log: silent, periods: periodsReadHere,
   });
   const result = await service.query({ query: 'budget review', limit: 10, offset: 0, mode: 'hybrid' });
   assert.deepEqual(events, ['vector search handed off', 'full text']);
@@ -72,6 +73,7 @@ test('context assembly starts semantic recall before full text, pinned and recen
     } as never,
     messages: { async hydrate(keys) { return keys.map(hit); }, async neighbours() { return new Map(); } },
     clock: { now: () => new Date('2026-06-02T00:00:00.000Z') },
+    periods: periodsReadHere,
     folderLimits,
     log: silent,
   });

@@ -6,6 +6,7 @@ import { labelFilter } from '../../domain/label.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import { UpstreamError } from '../../domain/upstream-error.js';
+import type { PeriodReader } from '../../ports/period-reader.js';
 import type { QueryEmbedder } from '../../ports/query-embedder.js';
 import { naturalLanguageQuery, parseFullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageSearchReader } from '../../ports/message-search.js';
@@ -34,6 +35,8 @@ export interface SearchServiceDeps {
   scopedStatistics?: boolean;
   /** "Now" for the periods a query names without a year; defaults to the system clock. */
   clock?: Clock;
+  /** Reads the periods a question names (hybrid mode's time bonus). */
+  periods: PeriodReader;
 }
 
 export interface QueryRequest {
@@ -74,6 +77,11 @@ export class SearchService {
     } else if (mode === 'semantic') {
       ranking = await this.semanticRanking(request.query, filter, depth);
     } else {
+      const refinement = this.deps.refinement ?? DEFAULT_REFINEMENT;
+      // Read on the date-parsing thread while the search runs; settles with [] rather than rejecting.
+      const pendingPeriods = refinement.timeWeight > 0
+        ? this.deps.periods.namedPeriods(request.query, this.deps.clock?.now() ?? new Date())
+        : Promise.resolve([]);
       // Semantic first: full text runs on this thread while the index thread searches (or the bridge embeds).
       const pendingDense = this.semanticRanking(request.query, filter, depth).catch((error: unknown) => {
         this.deps.log.warn({ err: error }, 'vector search unavailable; answering from full-text only');
@@ -88,7 +96,7 @@ export class SearchService {
       } else {
         ranking = await this.withNeighbours(fuseKeys(keyword, dense, depth), filter, depth);
         ({ ranking, hits: read } = await refineRanking(request.query, ranking, (keys) => this.deps.reader.hydrate(keys),
-          this.deps.refinement ?? DEFAULT_REFINEMENT, this.deps.clock?.now() ?? new Date()));
+          refinement, await pendingPeriods));
       }
     }
     const page = ranking.slice(request.offset, request.offset + request.limit);

@@ -1,7 +1,7 @@
 import type { MessageHit, ScoredKey } from '../../../domain/search.js';
 import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from '../../../ranking/author-match.js';
 import { passSessionEvidence } from '../../../ranking/session-evidence.js';
-import { favourNamedPeriods, TIME_WEIGHT } from '../../../ranking/time-mention.js';
+import { favourNamedPeriods, TIME_WEIGHT, type NamedPeriod } from '../../../ranking/time-mention.js';
 
 /** The second ranking stage after fusion and neighbour propagation; 0 switches a component off. */
 export interface Refinement {
@@ -29,15 +29,16 @@ export interface RefinedRanking {
 
 /**
  * Re-ranks a fused list with what the messages themselves say: who wrote them,
- * when, and which session they belong to. Reads the ranked messages once (every
- * storage driver can hydrate keys), so it works on any driver's ranking.
+ * when (against `periods`, those the query names), and which session they belong
+ * to. Reads the ranked messages once (every storage driver can hydrate keys), so
+ * it works on any driver's ranking.
  */
 export async function refineRanking(
   query: string,
   ranking: readonly ScoredKey[],
   hydrate: (keys: readonly number[]) => Promise<MessageHit[]>,
   refinement: Refinement = DEFAULT_REFINEMENT,
-  now: Date = new Date(),
+  periods: readonly NamedPeriod[] = [],
 ): Promise<RefinedRanking> {
   const hits = new Map<number, MessageHit>();
   if (ranking.length === 0 || (refinement.authorWeight <= 0 && refinement.sessionWeight <= 0 && refinement.timeWeight <= 0)) {
@@ -51,7 +52,7 @@ export async function refineRanking(
     if (!authors.has(key)) authors.set(key, authorOf(hits.get(key)!.content));
     return authors.get(key);
   }, refinement.authorWeight);
-  refined = favourNamedPeriods(query, refined, (key) => hits.get(key)?.timestamp, refinement.timeWeight, now);
+  refined = favourNamedPeriods(periods, refined, (key) => hits.get(key)?.timestamp, refinement.timeWeight);
   refined = passSessionEvidence(refined, (key) => hits.get(key)?.conversationId, refinement.sessionWeight);
   return { ranking: refined, hits };
 }
