@@ -3,9 +3,8 @@ import { pino } from 'pino';
 import { loadConfig } from './config/config.loader.js';
 import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
-import { buildController } from './controller.js';
+import type { buildController } from './controller.js';
 import { superviseBridge } from './bridge-process.js';
-import { buildProxyApp } from './proxy/proxy.app.js';
 import { loggerOptions } from './logging.js';
 import { startupBanner } from './startup-banner.js';
 import { warnPlaintextListeners } from './http/exposed-listeners.js';
@@ -50,6 +49,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     : null;
   let controller: Awaited<ReturnType<typeof buildController>>;
   try {
+    // Imported only now: loading the controller's modules takes about a second, which the bridge spends starting.
+    const { buildController } = await import('./controller.js');
     controller = await buildController({ config, apiKey: apiKey.key, logger });
   } catch (error) {
     await bridge?.stop();
@@ -58,7 +59,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const { app } = controller;
   // The chat proxy runs in this process and uses the controller's services directly.
   const proxy = config.proxy.enabled
-    ? await buildProxyApp({
+    ? await (await import('./proxy/proxy.app.js')).buildProxyApp({
       config, apiKey: apiKey.key, conversations: controller.conversations, context: controller.context,
       logger: app.log.child({ component: 'proxy' }),
     })

@@ -1,17 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { loadCliContext } from './cli-context.js';
-import { importFiles, type ImportFormat, type OnConflict } from './commands/import.command.js';
-import { exportTo } from './commands/export.command.js';
-import { search } from './commands/search.command.js';
-import { assembleContext } from './commands/context.command.js';
-import { stats } from './commands/stats.command.js';
-import { backup } from './commands/backup.command.js';
-import { restore } from './commands/restore.command.js';
-import { rotateKey, showKey } from './commands/key.command.js';
-import { diagnose, formatFindings } from './commands/doctor.command.js';
-import { migrateStore } from './commands/migrate.command.js';
-import { runStdioMcp } from './commands/mcp.command.js';
+import type { ImportFormat, OnConflict } from './commands/import.command.js';
+
+// Each command's module is imported when it runs: some load the whole service (the store, the MCP SDK, the
+// PostgreSQL driver), and `memsvc start` forks the bridge before the controller's modules load (main.ts).
 
 const positiveInt = (value: string): number => {
   const parsed = Number(value);
@@ -34,7 +27,7 @@ export function buildProgram(): Command {
 
   program.command('mcp')
     .description('MCP server on stdio (Claude Desktop, Cursor, ...): forwards to the running memsvc, or starts one')
-    .action(() => runStdioMcp(loadCliContext()));
+    .action(async () => { const { runStdioMcp } = await import('./commands/mcp.command.js'); await runStdioMcp(loadCliContext()); });
 
   program.command('import')
     .description('import json or jsonl exports of any size, streamed in batches')
@@ -43,6 +36,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--on-conflict <mode>', 'an id that exists already').choices(['skip', 'replace', 'new_id']).default('skip'))
     .option('--batch-size <n>', 'records per request (each stored all or nothing)', positiveInt, 200)
     .action(async (files: string[], options: { format?: ImportFormat; onConflict: OnConflict; batchSize: number }) => {
+      const { importFiles } = await import('./commands/import.command.js');
       const totals = await importFiles(loadCliContext().client(), files, options);
       print(`imported ${totals.imported} conversations (${totals.messages} messages), replaced ${totals.replaced}, ` +
         `skipped ${totals.skipped}, renamed ${totals.renamed}\n`);
@@ -56,6 +50,7 @@ export function buildProgram(): Command {
     .option('--to <date>', 'conversations created on or before this date')
     .option('-o, --output <file>', 'write to a file (mode 0600) instead of stdout')
     .action(async (options: { format: 'json' | 'jsonl' | 'markdown'; folder?: string; from?: string; to?: string; output?: string }) => {
+      const { exportTo } = await import('./commands/export.command.js');
       await exportTo(loadCliContext().client(), options);
     });
 
@@ -68,6 +63,7 @@ export function buildProgram(): Command {
     .option('--limit <n>', 'hits', positiveInt, 10)
     .option('--json', 'the whole response as JSON', false)
     .action(async (query: string, options: { mode?: 'hybrid' | 'semantic' | 'keyword'; folder?: string; label?: string; limit: number; json: boolean }) => {
+      const { search } = await import('./commands/search.command.js');
       print(await search(loadCliContext().client(), query, options));
     });
 
@@ -77,32 +73,49 @@ export function buildProgram(): Command {
     .option('--budget <tokens>', 'token budget (100..200000)', positiveInt, 2000)
     .option('--json', 'the whole response as JSON', false)
     .action(async (query: string, options: { budget: number; json: boolean }) => {
+      const { assembleContext } = await import('./commands/context.command.js');
       print(await assembleContext(loadCliContext().client(), query, options));
     });
 
   program.command('stats')
     .description("the running service's statistics")
     .option('--json', 'as JSON', false)
-    .action(async (options: { json: boolean }) => print(await stats(loadCliContext().client(), options)));
+    .action(async (options: { json: boolean }) => {
+      const { stats } = await import('./commands/stats.command.js');
+      print(await stats(loadCliContext().client(), options));
+    });
 
   program.command('backup')
     .description("copy the store to FILE (SQLite's online backup: safe while memsvc runs)")
     .argument('<file>', 'the backup file to write')
     .option('--force', 'overwrite FILE', false)
-    .action(async (file: string, options: { force: boolean }) => { await backup(loadCliContext().config, file, options); });
+    .action(async (file: string, options: { force: boolean }) => {
+      const { backup } = await import('./commands/backup.command.js');
+      await backup(loadCliContext().config, file, options);
+    });
 
   program.command('restore')
     .description('replace the store with a backup (memsvc must be stopped)')
     .argument('<file>', 'a file written by memsvc backup')
-    .action((file: string) => print(`${restore(loadCliContext().config, file)}\n`));
+    .action(async (file: string) => {
+      const { restore } = await import('./commands/restore.command.js');
+      print(`${restore(loadCliContext().config, file)}\n`);
+    });
 
   const key = program.command('key').description('the API key');
-  key.command('show').description('print the API key').action(() => print(showKey(loadCliContext())));
-  key.command('rotate').description('write a new API key (used from the next start)').action(() => print(rotateKey(loadCliContext())));
+  key.command('show').description('print the API key').action(async () => {
+    const { showKey } = await import('./commands/key.command.js');
+    print(showKey(loadCliContext()));
+  });
+  key.command('rotate').description('write a new API key (used from the next start)').action(async () => {
+    const { rotateKey } = await import('./commands/key.command.js');
+    print(rotateKey(loadCliContext()));
+  });
 
   program.command('doctor')
     .description('check the config, port, data dir, bridge and model, vector index and disk space')
     .action(async () => {
+      const { diagnose, formatFindings } = await import('./commands/doctor.command.js');
       const findings = await diagnose();
       print(formatFindings(findings));
       if (findings.some((finding) => finding.verdict === 'fail')) process.exitCode = 1;
@@ -114,7 +127,10 @@ export function buildProgram(): Command {
     .option('--batch-size <n>', 'conversations per transaction when copying', positiveInt)
     .action(async (options: { to?: string; batchSize?: number }) => {
       const { config } = loadCliContext();
-      if (options.to === undefined) return print(await migrateStore(config));
+      if (options.to === undefined) {
+        const { migrateStore } = await import('./commands/migrate.command.js');
+        return print(await migrateStore(config));
+      }
       const { copyToPostgres } = await import('./commands/copy-to-postgres.command.js');
       process.exitCode = await copyToPostgres(config, options.to, options.batchSize);
     });
