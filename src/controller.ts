@@ -175,7 +175,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
   await app.register(labelRoutes, { prefix: '/api/v1', labels });
   await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  await registerMcp(app, new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log));
+  await registerMcp(app, new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log,
+    app.schemaCompilation));
   await registerSystem(app, { config, storage, provider, holder, embeddings, worker, metrics, clock });
   // Last: the web UI's catch-all must not shadow any API route.
   await app.register(uiRoutes, { activity: storage.activity, clock });

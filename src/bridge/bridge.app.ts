@@ -8,6 +8,9 @@ import type { BridgeProviders } from './bridge.providers.js';
 import { bridgeRoutes } from './bridge.routes.js';
 import { createKeyVerifier, presentedKey } from '../http/auth.js';
 import { createBridgeProviders, type BridgeConfig, type WiringOptions } from './bridge.wiring.js';
+import ValidatorSelector from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { DeferredCompilation } from '../http/deferred-compilation.js';
 import { RequestLog } from '../http/request-log.js';
 
 export type { BridgeConfig } from './bridge.wiring.js';
@@ -34,14 +37,25 @@ const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
  * and GET /openapi.json for their shapes.
  */
 export async function buildBridgeApp(config: BridgeConfig, deps: BridgeAppDeps = {}): Promise<FastifyInstance> {
+  // Schemas compiled at first use or once listening (src/http/deferred-compilation.ts), not before the bridge listens.
+  const compilation = new DeferredCompilation();
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: deps.logLevel ?? 'info' } }),
     bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Strict bodies: no turning "abc" into ["abc"] or 1 into "1".
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
+    // Fastify's own compilers, deferred (its typing of the factories predates the route argument it passes).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: compilation.wrapFactory(ValidatorSelector()) as never,
+        buildSerializer: compilation.wrapFactory(SerializerSelector()) as never,
+      },
+    },
     forceCloseConnections: true,
     logController: new RequestLog(),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('schemaCompilation', compilation);
+  compilation.compileOnceListening(app);
 
   const providers: BridgeProviders = { ...createBridgeProviders(config, deps), ...deps.providers };
 

@@ -14,6 +14,8 @@ import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
 import { createRateLimiter } from './rate-limit.js';
 import { buildRequestValidator } from './request-validation.js';
+import { DeferredCompilation } from './deferred-compilation.js';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { RequestLog } from './request-log.js';
 import { registerRouteCatalog } from './route-catalog.js';
 import { nameComponents, type SchemaNames } from './openapi-components.js';
@@ -22,6 +24,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without an API key. */
     public?: boolean;
+  }
+  interface FastifyInstance {
+    /** The routes' validators and serializers, compiled at first use or once the app listens. */
+    schemaCompilation: DeferredCompilation;
   }
 }
 
@@ -40,19 +46,27 @@ export interface HttpAppOptions {
 export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: FastifyInstance; metrics: HttpMetrics }> {
   const { config } = options;
   const tls = serverTls(config);
+  const compilation = new DeferredCompilation();
   // Typed as the plain-HTTP instance either way: routes and hooks do not depend on the transport.
   const app = (Fastify as (options: FastifyServerOptions & { https?: object | null }) => FastifyInstance)({
     https: tls,
     logger: options.logger ?? { level: config.server.log_level },
     bodyLimit: config.server.body_limit_bytes,
     // Fastify's typing of the factory predates the route-definition argument it really passes.
-    schemaController: { compilersFactory: { buildValidator: buildRequestValidator as never } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: compilation.wrapFactory(buildRequestValidator) as never,
+        buildSerializer: compilation.wrapFactory(SerializerSelector()) as never,
+      },
+    },
     genReqId: () => crypto.randomUUID(),
     logController: new RequestLog(),
     requestTimeout: config.server.request_timeout_ms,
     connectionTimeout: config.server.connection_timeout_ms,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.decorate('schemaCompilation', compilation);
+  compilation.compileOnceListening(app);
   registerRouteCatalog(app);
   acceptEmptyJsonBodies(app);
   registerErrorHandling(app);

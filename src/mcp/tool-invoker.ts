@@ -1,9 +1,10 @@
-import type { ValidateFunction } from 'ajv';
+import type { Ajv } from 'ajv';
 import { NotFoundError, ValidationError, type DomainError } from '../domain/errors.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { validationMessage, type ValidationIssue } from '../http/error-handler.js';
 import { INTERNAL_ERROR, toWireError, wireErrorOf, type WireError } from '../http/error-mapping.js';
 import { createJsonAjv } from '../http/request-validation.js';
+import { DeferredCompilation } from '../http/deferred-compilation.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryTool } from './memory-tools.js';
 
@@ -18,15 +19,21 @@ export interface ToolOutcome {
   envelope: ToolEnvelope;
 }
 
-/** Validates tool parameters against the tool's schema (defaults filled in) and runs it, never throwing. */
+/**
+ * Validates tool parameters against the tool's schema (defaults filled in) and runs it, never throwing. Each tool's
+ * validator is compiled at its first use or by `compilation` (the app's: after it listens).
+ */
 export class ToolInvoker {
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly validators = new Map<string, ReturnType<DeferredCompilation['defer']>>();
   private readonly byName: Map<string, MemoryTool>;
+  private ajv: Ajv | null = null;
 
-  constructor(readonly tools: readonly MemoryTool[], private readonly log: Logger) {
-    const ajv = createJsonAjv();
+  constructor(readonly tools: readonly MemoryTool[], private readonly log: Logger,
+    compilation: DeferredCompilation = new DeferredCompilation()) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
-    for (const tool of tools) this.validators.set(tool.name, ajv.compile(tool.inputSchema));
+    for (const tool of tools) {
+      this.validators.set(tool.name, compilation.defer(() => (this.ajv ??= createJsonAjv()).compile(tool.inputSchema)));
+    }
   }
 
   has(name: string): boolean {
@@ -48,7 +55,7 @@ export class ToolInvoker {
       const input = structuredClone(raw);
       const validate = this.validators.get(name)!;
       if (!validate(input)) {
-        return failure(new ValidationError(validationMessage('params', validate.errors![0] as ValidationIssue)));
+        return failure(new ValidationError(validationMessage('params', (validate.errors as ValidationIssue[])[0]!)));
       }
       return { status: 200, envelope: { success: true, data: await tool.run(input as never), error: null } };
     } catch (error) {

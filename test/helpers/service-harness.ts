@@ -113,6 +113,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await controller.app.listen({ host: '127.0.0.1', port: 0 });
+  // Warm, as a test expects a service to be: the schemas that would compile in the background once listening.
+  await controller.app.schemaCompilation.compileAll();
   const baseUrl = `http://127.0.0.1:${(controller.app.server.address() as AddressInfo).port}`;
   // The builtin model loads (or is first built, ~300 MB) on first use: embedding may take minutes.
   const embeddingTimeoutMs = options.bridge === 'builtin' ? 30 * 60_000 : 30_000;
