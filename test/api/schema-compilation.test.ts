@@ -10,17 +10,23 @@ import { FakeEmbeddingProvider } from '../helpers/fakes.js';
 import { SHARED_MODEL_CACHE, TEST_API_KEY } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
+/** A controller on a fresh store, built but not listening, with no embedding worker. */
+async function idleController() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-schemas-'));
+  const config = loadConfig({ file: '/nonexistent', env: {}, overrides: {
+    server: { data_dir: dataDir }, embedding_worker: { enabled: false },
+  } });
+  const controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false, embeddingProvider: new FakeEmbeddingProvider() });
+  return { controller, dataDir };
+}
+
 /**
  * Route validators and serializers (and the MCP tools' validators) compile at first use or once the app listens,
  * not before it can listen (src/http/deferred-compilation.ts). Every one of them must still compile, and a route
  * used before its turn must validate and serialize as it always did.
  */
 test('every schema compiles; a route used before the rest are compiled validates and answers as always', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-schemas-'));
-  const config = loadConfig({ file: '/nonexistent', env: {}, overrides: {
-    server: { data_dir: dataDir }, embedding_worker: { enabled: false },
-  } });
-  const controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false, embeddingProvider: new FakeEmbeddingProvider() });
+  const { controller, dataDir } = await idleController();
   try {
     await controller.app.ready();
     const compilation = controller.app.schemaCompilation;
@@ -52,11 +58,7 @@ test('every schema compiles; a route used before the rest are compiled validates
 });
 
 test('once the app listens, the schemas compile without any request', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-schemas-'));
-  const config = loadConfig({ file: '/nonexistent', env: {}, overrides: {
-    server: { data_dir: dataDir }, embedding_worker: { enabled: false },
-  } });
-  const controller = await buildController({ config, apiKey: TEST_API_KEY, logger: false, embeddingProvider: new FakeEmbeddingProvider() });
+  const { controller, dataDir } = await idleController();
   try {
     await controller.app.listen({ host: '127.0.0.1', port: 0 });
     const done = await waitFor(() => controller.app.schemaCompilation.counts(), {

@@ -58,16 +58,20 @@ describe('PartitionThread', () => {
     return { layout, rowsFor };
   }
 
-  test('answers while it runs; ending unasked, it tells its owner once and fails every call after', async () => {
-    const dir = join(root, 'dies');
+  /** A partition thread of a fresh split index, opened, holding the rows of `keys` that are its own. */
+  async function startedThread(name: string, keys: number[]) {
+    const dir = join(root, name);
     const { layout, rowsFor } = splitIndex(dir);
     const failures: Error[] = [];
     const thread = PartitionThread.start(dir, 'm', DIMENSION, TWO_THREADS, layout, (error) => failures.push(error));
     await thread.opened;
-
-    const keys = range(10_001, 12_001);
     const rows = rowsFor(keys);
     await thread.add(keys, rows.keys, rows.matrix);
+    return { thread, failures, layout, rows };
+  }
+
+  test('answers while it runs; ending unasked, it tells its owner once and fails every call after', async () => {
+    const { thread, failures, layout, rows } = await startedThread('dies', range(10_001, 12_001));
     assert.equal([...thread.sizes.values()].reduce((sum, size) => sum + size, 0), rows.keys.length);
     const theirs = layout.threadOf.flatMap((owner, partition) => (owner === 1 ? [partition] : []));
     const found = await thread.search(vectorOf(rows.keys[0]!), theirs.map((partition) => ({ partition, share: 10 })));
@@ -86,14 +90,7 @@ describe('PartitionThread', () => {
   });
 
   test('stopped by its owner, its ending is not a failure', async () => {
-    const dir = join(root, 'stopped');
-    const { layout, rowsFor } = splitIndex(dir);
-    const failures: Error[] = [];
-    const thread = PartitionThread.start(dir, 'm', DIMENSION, TWO_THREADS, layout, (error) => failures.push(error));
-    await thread.opened;
-    const keys = range(10_001, 10_501);
-    const rows = rowsFor(keys);
-    await thread.add(keys, rows.keys, rows.matrix);
+    const { thread, failures } = await startedThread('stopped', range(10_001, 10_501));
     await thread.stop();
     assert.deepEqual(failures, []);
     await assert.rejects(thread.missing([1]), /exited/, 'a stopped thread answers nothing more');
