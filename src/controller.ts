@@ -123,8 +123,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     onMessagesStored: () => worker.wake(),
     onConversationDeleted: removeFromIndex, accesses, writes,
   });
-  // Started now, it warms (chrono-node) on its own thread while the rest starts.
-  const periods = PeriodParsingThread.start(log);
+  // Started now, it warms (chrono-node) on its own thread while the rest starts; not at all without the time bonus.
+  const periods = config.search.time_weight > 0 ? PeriodParsingThread.start(log) : PeriodParsingThread.onDemand(log);
   const search = new SearchService({
     queries: queryEmbedder(config, provider, options.modelCacheDir ?? modelCacheDir(config.server.data_dir), log),
     holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,

@@ -59,9 +59,8 @@ export class DeferredCompilation {
     const errors: Error[] = [];
     while (!this.stopped && this.waiting.size > 0) {
       const [next] = this.waiting;
-      this.waiting.delete(next!);
       try {
-        next!();
+        next!(); // leaves the waiting set first, so one that throws is not tried again here
       } catch (error) {
         errors.push(error as Error);
       }

@@ -83,3 +83,18 @@ test('closed, it ends its thread and names no period', async () => {
   assert.deepEqual(await parsing.namedPeriods('camping in June', now), []);
   assert.deepEqual(warnings, [], 'closing is not a failure');
 });
+
+test('on demand, it starts no thread until a dated question, then reads it as one started at once', async () => {
+  const { log, warnings } = recordingLog();
+  const parsing = PeriodParsingThread.onDemand(log);
+  try {
+    assert.equal(threadOf(parsing), null);
+    assert.deepEqual(await parsing.namedPeriods('database migration deadlock', now), []);
+    assert.equal(threadOf(parsing), null, 'a question without a date word starts none');
+    assert.deepEqual(await parsing.namedPeriods('camping in June', now), [{ month: 5 }]);
+    assert.notEqual(threadOf(parsing), null);
+    assert.deepEqual(warnings, []);
+  } finally {
+    await parsing.close();
+  }
+});

@@ -33,6 +33,14 @@ export class PeriodParsingThread implements PeriodReader {
     return parsing;
   }
 
+  /**
+   * Starts the thread at the first dated question only: for a service that gives named periods no weight
+   * (search.time_weight 0), which then never asks, so never pays for the thread (~29 MiB, a core for a second).
+   */
+  static onDemand(log: Logger, timeoutMs = PERIOD_PARSING_TIMEOUT_MS): PeriodParsingThread {
+    return new PeriodParsingThread(log, timeoutMs);
+  }
+
   async namedPeriods(query: string, now: Date): Promise<NamedPeriod[]> {
     if (this.closed || !mayNamePeriod(query)) return [];
     let timer: NodeJS.Timeout | undefined;
