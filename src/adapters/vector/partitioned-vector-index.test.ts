@@ -235,6 +235,13 @@ describe('PartitionedVectorIndex', () => {
     assert.ok(among.length < 800, `asked for their share of the index only (${among.length} of 800)`);
     assert.ok(inFolder(among).length >= 0.75 * among.length, `most candidates are the folder's (${inFolder(among).length} of ${among.length})`);
     assert.deepEqual(exactInFolder.filter((key) => !among.some((item) => item.key === key)), [], 'the folder\'s exact best ten are among them');
+    // Every holding partition is probed already, so the headroom a filtered search spends on farther ones goes deeper
+    // (here a filter whose vectors every partition holds).
+    const plan = index.searchPlan(query, 2000, matrixOf(keys.filter((_, i) => i % 10 === 0)));
+    const asked = plan.asks.reduce((sum, ask) => sum + ask.share, 0);
+    const filtered = partitionShares(plan.depth, plan.asks.length, PARAMETERS.partitionExpansion, plan.asks.length)
+      .reduce((sum, share) => sum + share, 0);
+    assert.ok(plan.asks.length >= 2 && asked >= 1.8 * filtered, `${plan.asks.length} holding partitions asked for ${asked}, a filtered search's shares ${filtered}`);
     assert.deepEqual(index.search(query, 200, new Float32Array(0)).map((item) => item.key), plain.map((item) => item.key),
       'an empty sample searches as without one');
   });
