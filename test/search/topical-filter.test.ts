@@ -97,4 +97,37 @@ describe('semantic search under a topical folder filter, partitioned index', () 
       index.search = search;
     }
   });
+
+  test('once the folder\'s regions are found mostly its own, a search looks there alone: one index search, the exact best ten, on its topic too', async () => {
+    const index = running.controller.holder.current().index as ThreadedVectorIndex;
+    const calls: Array<{ k: number; among: boolean; found: number }> = [];
+    const search = index.search.bind(index);
+    index.search = async (query, k, among) => {
+      const found = await search(query, k, among);
+      calls.push({ k, among: among !== undefined, found: found.length });
+      return found;
+    };
+    try {
+      // The test above searched the folder with its sample, so the cache knows where it lies.
+      for (const question of ['river mountain engine garden', 'paper dataset baseline', 'ablation figure benchmark replicate']) {
+        calls.length = 0;
+        const vector = bridge.embed(question);
+        const exact = topical.map((m) => ({ text: m.text, score: dot(m.vector, vector) }))
+          .sort((a, b) => b.score - a.score).slice(0, 10);
+        const response = await running.api('POST', '/api/v1/query', { query: question, mode: 'semantic', limit: 10, filters: { folder: '/research' } });
+        assert.equal(response.status, 200);
+        const hits = response.body.results as Array<{ content: string; folder: string; score: number }>;
+        assert.deepEqual(hits.map((hit) => hit.score.toFixed(5)), exact.map((e) => Math.min(1, Math.max(0, e.score)).toFixed(5)),
+          `the folder's exact best scores, best first ("${question}")`);
+        assert.deepEqual(calls.map((call) => call.among), [true], `one search, among the folder's regions ("${question}"): ${JSON.stringify(calls)}`);
+      }
+      // A folder that is most of the store (/other, 7/8 of it) is not searched that way: its search starts near the
+      // question.
+      calls.length = 0;
+      await running.api('POST', '/api/v1/query', { query: 'paper dataset baseline', mode: 'semantic', limit: 10, filters: { folder: '/other' } });
+      assert.equal(calls[0]?.among, false, `a search under /other starts near the question: ${JSON.stringify(calls)}`);
+    } finally {
+      index.search = search;
+    }
+  });
 });

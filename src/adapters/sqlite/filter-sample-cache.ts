@@ -9,23 +9,50 @@ import type { SearchFilter } from '../../domain/search.js';
  * read wait for that read rather than starting their own; a read that fails is not kept.
  */
 export class FilterSampleCache {
-  private readonly entries = new Map<string, { at: number; matching: number; sample: Promise<Float32Array> }>();
+  private readonly entries = new Map<string, SampleEntry>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   get(filter: SearchFilter, matching: number, read: () => Promise<Float32Array>): Promise<Float32Array> {
     const key = JSON.stringify(filter);
-    const entry = this.entries.get(key);
-    const now = this.now();
-    if (entry && now - entry.at < MAX_AGE_MS && Math.abs(matching - entry.matching) <= DRIFT * entry.matching) return entry.sample;
+    const entry = this.fresh(key, matching);
+    if (entry) return entry.sample;
     const sample = read();
-    const kept = { at: now, matching, sample };
+    const kept: SampleEntry = { at: this.now(), matching, sample, concentrated: false };
     this.entries.delete(key);
     this.entries.set(key, kept);
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     sample.catch(() => { if (this.entries.get(key) === kept) this.entries.delete(key); });
     return sample;
   }
+
+  /**
+   * Notes that a search among the regions this filter's sample names found them mostly the filter's own (a topical
+   * folder): until the sample is renewed, such a filter is searched there alone (isConcentrated).
+   */
+  markConcentrated(filter: SearchFilter): void {
+    const entry = this.entries.get(JSON.stringify(filter));
+    if (entry) entry.concentrated = true;
+  }
+
+  isConcentrated(filter: SearchFilter, matching: number): boolean {
+    return this.fresh(JSON.stringify(filter), matching)?.concentrated ?? false;
+  }
+
+  private fresh(key: string, matching: number): SampleEntry | undefined {
+    const entry = this.entries.get(key);
+    const young = entry !== undefined && this.now() - entry.at < MAX_AGE_MS;
+    return young && Math.abs(matching - entry.matching) <= DRIFT * entry.matching ? entry : undefined;
+  }
+}
+
+interface SampleEntry {
+  at: number;
+  /** The filter's count of matches when the sample was read. */
+  matching: number;
+  sample: Promise<Float32Array>;
+  /** The regions holding the sample were found to be mostly the filter's matches (markConcentrated). */
+  concentrated: boolean;
 }
 const MAX_AGE_MS = 5 * 60_000;
 const DRIFT = 0.1;

@@ -35,6 +35,13 @@ const FILTER_SAMPLE = 256;
  */
 const RERANK_FACTOR = 4;
 const MIN_RERANKED = 400;
+/**
+ * At least this many when the survivors include a search among the regions holding the filter: found deep in their
+ * graphs, far from the question, they are ordered less well by the graphs' scores. At a million messages, of a
+ * topical folder's exact ten the survivors held 0.986, the best 400 by those scores 0.967 and the best 800 0.975; of a
+ * three-topic folder's 0.961, 0.941 and 0.957 (docs/performance.md, session 34).
+ */
+const MIN_RERANKED_WIDER = 800;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
 const COUNT_CAP_FACTOR = 25;
 
@@ -87,29 +94,57 @@ export class SqliteVectorSearch implements VectorSearch {
     if (matching <= this.exactMaxCandidates) return this.reads.scan(vector, filter, this.exactMaxCandidates, depth);
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
-    /** The candidates the filter admits, best first by the graph's (approximate) score. */
-    const admittedNearest = async (count: number, among?: Float32Array): Promise<ScoredKey[]> => {
+    /** The candidates the filter admits, best first by the graph's (approximate) score, and how many were asked. */
+    const admittedNearest = async (count: number, among?: Float32Array): Promise<{ admitted: ScoredKey[]; found: number }> => {
       const found = await index.search(vector, count, among);
       const passing = new Set(await this.reads.admit(found.map((item) => item.key), filter, { selective, share: matching / Math.max(1, size) }));
-      return found.filter((item) => passing.has(item.key));
+      return { admitted: found.filter((item) => passing.has(item.key)), found: found.length };
     };
+    const rerankBest = (admitted: ScoredKey[], wider: boolean) => this.reads.rerank(vector,
+      admitted.slice(0, Math.max(depth * RERANK_FACTOR, wider ? MIN_RERANKED_WIDER : MIN_RERANKED)).map((item) => item.key), depth);
+    const sample = () => this.samples.get(filter, matching, () => this.reads.sample(filter, FILTER_SAMPLE, vector.length));
     const candidates = indexCandidates(depth, size, matching);
-    let admitted = await admittedNearest(candidates);
+    const widerCount = Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES));
+    // A filter whose matches fill the few regions holding them (a topical folder, as its last wider search found) is
+    // searched there alone: a question about its topic finds its matches there too, and one about another topic
+    // needs that search anyway.
+    if (this.samples.isConcentrated(filter, matching)) {
+      const there = await admittedNearest(widerCount, await sample());
+      if (there.admitted.length >= Math.min(depth, matching)) return rerankBest(there.admitted, true);
+    }
+    let { admitted } = await admittedNearest(candidates);
+    let widened = false;
     // Fewer than half the survivors the filter's share predicts: the filter's matches lie away from the question
     // (a folder about another topic; recent messages, asked about old ones). Once more, wider, and in a partitioned
     // index only where a sample of the filter's matches lies (a single graph just searches wider). The two passes'
     // survivors are ranked together: matches near the question elsewhere stay.
     const expected = (candidates * matching) / Math.max(1, size);
     if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
-      const among = await this.samples.get(filter, matching, () => this.reads.sample(filter, FILTER_SAMPLE, vector.length));
-      const wider = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)), among);
+      const wider = await admittedNearest(widerCount, await sample());
+      if (isConcentrated(wider, candidates)) this.samples.markConcentrated(filter);
       const seen = new Set(admitted.map((item) => item.key));
-      admitted = [...admitted, ...wider.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
+      admitted = [...admitted, ...wider.admitted.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
+      widened = true;
     }
-    const reranked = admitted.slice(0, Math.max(depth * RERANK_FACTOR, MIN_RERANKED)).map((item) => item.key);
-    return this.reads.rerank(vector, reranked, depth);
+    return rerankBest(admitted, widened);
   }
 }
+
+/**
+ * Whether a search among the regions holding a filter's sample found them mostly the filter's (at least
+ * CONCENTRATED_SHARE of what they returned) and small (returning at most CONCENTRATED_MAX_WIDTH times the first
+ * pass's candidates): then searching there alone answers any question for less than the two passes. A single graph
+ * ignores the sample and searches the whole wider depth, so it never qualifies. At a million messages, a folder of one
+ * topic (13%, 4 of 32 regions, 2,493 returned for 2,157 first-pass candidates, 87% the folder's) asked the 100 recall
+ * questions: p50 26.4 → 17.5 ms in process, recall@10 0.957 → 0.966; a folder of three topics (37%, about 7,000
+ * returned from a dozen regions) searched there alone took p50 22 → 40 ms, so it keeps the first pass
+ * (docs/performance.md, session 34).
+ */
+export function isConcentrated(wider: { admitted: readonly unknown[]; found: number }, candidates: number): boolean {
+  return wider.found > 0 && wider.admitted.length >= CONCENTRATED_SHARE * wider.found && wider.found <= CONCENTRATED_MAX_WIDTH * candidates;
+}
+const CONCENTRATED_SHARE = 0.5;
+const CONCENTRATED_MAX_WIDTH = 2;
 
 /**
  * Candidates an unfiltered search takes from the index and re-ranks exactly: `depth` x `oversample`, and 16 more.
