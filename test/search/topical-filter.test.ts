@@ -69,6 +69,19 @@ describe('semantic search under a topical folder filter, partitioned index', () 
     await bridge?.stop();
   });
 
+  /** Asks `question` under the /research filter: every hit is the folder's, and they are its exact best ten. */
+  async function assertFolderExactBestTen(question: string): Promise<void> {
+    const vector = bridge.embed(question);
+    const exact = topical.map((m) => ({ text: m.text, score: dot(m.vector, vector) }))
+      .sort((a, b) => b.score - a.score).slice(0, 10);
+    const response = await running.api('POST', '/api/v1/query', { query: question, mode: 'semantic', limit: 10, filters: { folder: '/research' } });
+    assert.equal(response.status, 200);
+    const hits = response.body.results as Array<{ content: string; folder: string; score: number }>;
+    assert.ok(hits.every((hit) => hit.folder === '/research'), `every hit is in the folder ("${question}")`);
+    assert.deepEqual(hits.map((hit) => hit.score.toFixed(5)), exact.map((e) => Math.min(1, Math.max(0, e.score)).toFixed(5)),
+      `the folder's exact best scores, best first ("${question}")`);
+  }
+
   test('returns the folder\'s exact best ten, looking where the folder\'s vectors are', async () => {
     const index = running.controller.holder.current().index as ThreadedVectorIndex;
     const samples: number[] = [];
@@ -79,15 +92,7 @@ describe('semantic search under a topical folder filter, partitioned index', () 
     };
     try {
       for (const question of ['river mountain engine garden', 'violin market winter', 'castle rocket candle forest']) {
-        const vector = bridge.embed(question);
-        const exact = topical.map((m) => ({ text: m.text, score: dot(m.vector, vector) }))
-          .sort((a, b) => b.score - a.score).slice(0, 10);
-        const response = await running.api('POST', '/api/v1/query', { query: question, mode: 'semantic', limit: 10, filters: { folder: '/research' } });
-        assert.equal(response.status, 200);
-        const hits = response.body.results as Array<{ content: string; folder: string; score: number }>;
-        assert.ok(hits.every((hit) => hit.folder === '/research'), `every hit is in the folder ("${question}")`);
-        assert.deepEqual(hits.map((hit) => hit.score.toFixed(5)), exact.map((e) => Math.min(1, Math.max(0, e.score)).toFixed(5)),
-          `the folder's exact best scores, best first ("${question}")`);
+        await assertFolderExactBestTen(question);
       }
       // Too few of the first candidates pass (the folder is an eighth of the store, far from the question): the
       // wider search carried a sample of the folder's vectors (256 of its 325).
@@ -111,14 +116,7 @@ describe('semantic search under a topical folder filter, partitioned index', () 
       // The test above searched the folder with its sample, so the cache knows where it lies.
       for (const question of ['river mountain engine garden', 'paper dataset baseline', 'ablation figure benchmark replicate']) {
         calls.length = 0;
-        const vector = bridge.embed(question);
-        const exact = topical.map((m) => ({ text: m.text, score: dot(m.vector, vector) }))
-          .sort((a, b) => b.score - a.score).slice(0, 10);
-        const response = await running.api('POST', '/api/v1/query', { query: question, mode: 'semantic', limit: 10, filters: { folder: '/research' } });
-        assert.equal(response.status, 200);
-        const hits = response.body.results as Array<{ content: string; folder: string; score: number }>;
-        assert.deepEqual(hits.map((hit) => hit.score.toFixed(5)), exact.map((e) => Math.min(1, Math.max(0, e.score)).toFixed(5)),
-          `the folder's exact best scores, best first ("${question}")`);
+        await assertFolderExactBestTen(question);
         assert.deepEqual(calls.map((call) => call.among), [true], `one search, among the folder's regions ("${question}"): ${JSON.stringify(calls)}`);
       }
       // A folder that is most of the store (/other, 7/8 of it) is not searched that way: its search starts near the
