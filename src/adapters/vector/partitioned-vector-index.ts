@@ -586,7 +586,8 @@ const SHARE_DECAY = 0.75;
 const FILTERED_HEADROOM = 1.44;
 /**
  * The shares' sum for a search among the partitions holding a filter (the wider retry of a filter whose matches lie
- * away from the question): every such partition is already probed, so the headroom goes into asking them deeper.
+ * away from the question, or a concentrated filter's only search: sqlite-vector-search.ts): every such partition is
+ * already probed, so the headroom goes into asking them deeper.
  * A topical folder (/research, 133,590 of 1,020,072 vectors, 4 partitions of 34,000-41,000 holding it) asked the 100
  * recall questions, most about other topics, in process (a scratch probe of SearchService.query): recall@10 0.942 at
  * 1.44, 0.957 at 2.88, 0.960 at 4.32; the whole search p50 23.4 → 26.5-27.2 ms at 2.88 (`npx tsx
