@@ -18,16 +18,19 @@ describe('FilterSampleCache', () => {
     assert.deepEqual([...await cache.get({ folder: '/a' }, 1101, read)], [4], 'read again: five minutes old');
   });
 
-  test('a filter marked concentrated stays so while its sample is kept, and not once the sample is read again', async () => {
+  test('a filter noted concentrated stays so while its sample is kept and no later search finds otherwise, and not once the sample is read again', async () => {
     let now = 0;
     const cache = new FilterSampleCache(() => now);
     const read = async () => new Float32Array(1);
-    cache.markConcentrated({ folder: '/a' });
+    cache.noteConcentrated({ folder: '/a' }, true);
     assert.equal(cache.isConcentrated({ folder: '/a' }, 1000), false, 'no sample, nothing to mark');
     await cache.get({ folder: '/a' }, 1000, read);
     assert.equal(cache.isConcentrated({ folder: '/a' }, 1000), false, 'not until a search finds it so');
-    cache.markConcentrated({ folder: '/a' });
+    cache.noteConcentrated({ folder: '/a' }, true);
     assert.equal(cache.isConcentrated({ folder: '/a' }, 1090), true);
+    cache.noteConcentrated({ folder: '/a' }, false);
+    assert.equal(cache.isConcentrated({ folder: '/a' }, 1000), false, 'a later search that finds otherwise takes it back');
+    cache.noteConcentrated({ folder: '/a' }, true);
     assert.equal(cache.isConcentrated({ folder: '/b' }, 1000), false, 'another filter is not');
     assert.equal(cache.isConcentrated({ folder: '/a' }, 1101), false, 'its matches moved by more than a tenth');
     now += 5 * 60_000;

@@ -27,12 +27,13 @@ export class FilterSampleCache {
   }
 
   /**
-   * Notes that a search among the regions this filter's sample names found them mostly the filter's own (a topical
-   * folder): until the sample is renewed, such a filter is searched there alone (isConcentrated).
+   * Notes what the latest search among the regions this filter's sample names found: whether they are mostly the
+   * filter's own (a topical folder). While that holds and the sample is kept, the filter is searched there alone
+   * (isConcentrated); a later such search that finds otherwise takes it back.
    */
-  markConcentrated(filter: SearchFilter): void {
+  noteConcentrated(filter: SearchFilter, concentrated: boolean): void {
     const entry = this.entries.get(JSON.stringify(filter));
-    if (entry) entry.concentrated = true;
+    if (entry) entry.concentrated = concentrated;
   }
 
   isConcentrated(filter: SearchFilter, matching: number): boolean {
@@ -51,7 +52,7 @@ interface SampleEntry {
   /** The filter's count of matches when the sample was read. */
   matching: number;
   sample: Promise<Float32Array>;
-  /** The regions holding the sample were found to be mostly the filter's matches (markConcentrated). */
+  /** The regions holding the sample were last found to be mostly the filter's matches (noteConcentrated). */
   concentrated: boolean;
 }
 const MAX_AGE_MS = 5 * 60_000;

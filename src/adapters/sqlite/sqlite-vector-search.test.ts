@@ -32,12 +32,11 @@ test('fewer admitted never asks for fewer candidates, and never more than the bo
 });
 
 test('a wider search counts as concentrated when at least half its candidates pass and it returned at most twice the first pass', () => {
-  const passing = (count: number) => Array.from({ length: count });
   // A folder of one topic at a million messages: 2,160 of 2,493 passed, for 2,157 first-pass candidates.
-  assert.equal(isConcentrated({ admitted: passing(2160), found: 2493 }, 2157), true);
-  assert.equal(isConcentrated({ admitted: passing(1000), found: 2000 }, 1000), true, 'half, twice: the edges count');
-  assert.equal(isConcentrated({ admitted: passing(999), found: 2000 }, 1000), false, 'fewer than half passed (a folder spread wide)');
+  assert.equal(isConcentrated(2160, 2493, 2157), true);
+  assert.equal(isConcentrated(1000, 2000, 1000), true, 'half, twice: the edges count');
+  assert.equal(isConcentrated(999, 2000, 1000), false, 'fewer than half passed (a folder spread wide)');
   // A folder of three topics: 6,402 of 7,882 passed, from a dozen regions, for 2,297 first-pass candidates.
-  assert.equal(isConcentrated({ admitted: passing(6402), found: 7882 }, 2297), false, 'its regions are too many to search alone');
-  assert.equal(isConcentrated({ admitted: [], found: 0 }, 1000), false, 'nothing found');
+  assert.equal(isConcentrated(6402, 7882, 2297), false, 'its regions are too many to search alone');
+  assert.equal(isConcentrated(0, 0, 1000), false, 'nothing found');
 });

@@ -105,28 +105,29 @@ export class SqliteVectorSearch implements VectorSearch {
     const sample = () => this.samples.get(filter, matching, () => this.reads.sample(filter, FILTER_SAMPLE, vector.length));
     const candidates = indexCandidates(depth, size, matching);
     const widerCount = Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES));
+    /** The search among the regions holding a sample of the filter's matches; what it found is noted for the next. */
+    const whereItLies = async () => {
+      const wider = await admittedNearest(widerCount, await sample());
+      this.samples.noteConcentrated(filter, isConcentrated(wider.admitted.length, wider.found, candidates));
+      return wider.admitted;
+    };
     // A filter whose matches fill the few regions holding them (a topical folder, as its last wider search found) is
     // searched there alone: a question about its topic finds its matches there too, and one about another topic
-    // needs that search anyway.
-    if (this.samples.isConcentrated(filter, matching)) {
-      const there = await admittedNearest(widerCount, await sample());
-      if (there.admitted.length >= Math.min(depth, matching)) return rerankBest(there.admitted, true);
-    }
+    // needs that search anyway. Should too few pass, the first pass below adds the question's own region.
+    let wider = this.samples.isConcentrated(filter, matching) ? await whereItLies() : null;
+    if (wider && wider.length >= Math.min(depth, matching)) return rerankBest(wider, true);
     let { admitted } = await admittedNearest(candidates);
-    let widened = false;
     // Fewer than half the survivors the filter's share predicts: the filter's matches lie away from the question
     // (a folder about another topic; recent messages, asked about old ones). Once more, wider, and in a partitioned
     // index only where a sample of the filter's matches lies (a single graph just searches wider). The two passes'
     // survivors are ranked together: matches near the question elsewhere stay.
     const expected = (candidates * matching) / Math.max(1, size);
-    if (candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) {
-      const wider = await admittedNearest(widerCount, await sample());
-      if (isConcentrated(wider, candidates)) this.samples.markConcentrated(filter);
+    if (!wider && candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) wider = await whereItLies();
+    if (wider) {
       const seen = new Set(admitted.map((item) => item.key));
-      admitted = [...admitted, ...wider.admitted.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
-      widened = true;
+      admitted = [...admitted, ...wider.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
     }
-    return rerankBest(admitted, widened);
+    return rerankBest(admitted, wider !== null);
   }
 }
 
@@ -140,8 +141,8 @@ export class SqliteVectorSearch implements VectorSearch {
  * returned from a dozen regions) searched there alone took p50 22 → 40 ms, so it keeps the first pass
  * (docs/performance.md, session 34).
  */
-export function isConcentrated(wider: { admitted: readonly unknown[]; found: number }, candidates: number): boolean {
-  return wider.found > 0 && wider.admitted.length >= CONCENTRATED_SHARE * wider.found && wider.found <= CONCENTRATED_MAX_WIDTH * candidates;
+export function isConcentrated(admitted: number, found: number, candidates: number): boolean {
+  return found > 0 && admitted >= CONCENTRATED_SHARE * found && found <= CONCENTRATED_MAX_WIDTH * candidates;
 }
 const CONCENTRATED_SHARE = 0.5;
 const CONCENTRATED_MAX_WIDTH = 2;
