@@ -1,143 +1,238 @@
 /**
- * The postgres driver at size: acknowledged ingest over HTTP (10-message
- * conversations, concurrency 8), the pipeline to embedded and indexed, search
- * latency in every mode, and pgvector recall@10 (the configured index: ivfflat
- * or HNSW) against an exact scan in the same database. Runs on PGlite (PostgreSQL 18 + pgvector 0.8 compiled to
- * WebAssembly: one thread, in this process) unless --url names a server.
+ * The postgres driver against the SQLite default, in one run, on real dialogue text (bench/lib/dialogue-corpus.ts):
+ * each driver's service in its own process, acknowledged ingest over HTTP (10-message conversations, concurrency 8)
+ * with GETs during it, the pipeline to embedded and indexed, then the data set's questions in every mode, semantic
+ * recall@10 against an exact scan in PostgreSQL (no filter and folders of 10% / 1% / 0.1%), and two replicas on one
+ * database against one. `--url` names a real server with pgvector (a fresh database is made there and dropped after);
+ * without it PGlite runs in this process, which checks the path but says nothing of speed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { createPool } from '../src/adapters/postgres/postgres-pool.js';
-import { DEFAULT_VECTOR_INDEX, type IvfflatState, type VectorIndexKind } from '../src/adapters/postgres/postgres-vector-index.js';
-import { startService } from '../test/helpers/service-harness.js';
+import { spawnService } from '../test/helpers/service-harness.js';
 import { startPgliteServer } from '../scripts/lib/pglite-server.js';
-import { generateConversation } from './lib/corpus.js';
+import { freePort } from './lib/bridge.js';
+import { loadDialogueCorpus, SELECTIVE_FOLDERS } from './lib/dialogue-corpus.js';
+import { RECALL_FILTERS, runDriver, type DriverRun } from './lib/driver-run.js';
 import { createHttpClient, type HttpClient } from './lib/http-client.js';
 import { runLoad } from './lib/load.js';
 import type { Measurement, Scenario } from './lib/scenario.js';
-import { round, summarize } from './lib/stats.js';
-import { BENCH_QUERIES, searchLatency } from './lib/search-queries.js';
+import { round } from './lib/stats.js';
 
+/** The comparison table's rows: figure key, what it is, and whether more is better. */
+const FIGURES: ReadonlyArray<[string, string, 'throughput' | 'latency']> = [
+  ['ack', 'acknowledged ingest (msgs/s)', 'throughput'],
+  ['pipeline', 'pipeline stored -> embedded -> indexed (msgs/s)', 'throughput'],
+  ['getP99', 'GET p99 during ingest (ms)', 'latency'],
+  ['semantic p50', 'semantic p50 (ms)', 'latency'],
+  ['semantic p95', 'semantic p95 (ms)', 'latency'],
+  ['semantic, 10% folder p95', 'semantic, 10% folder p95 (ms)', 'latency'],
+  ['hybrid p50', 'hybrid p50 (ms)', 'latency'],
+  ['hybrid p95', 'hybrid p95 (ms)', 'latency'],
+  ['hybrid, 10% folder p95', 'hybrid, 10% folder p95 (ms)', 'latency'],
+  ['keyword p95', 'keyword (question) p95 (ms)', 'latency'],
+  ['full text p50', 'full text p50 (ms)', 'latency'],
+  ['full text p95', 'full text p95 (ms)', 'latency'],
+  ['context p50', 'context assembly p50 (ms)', 'latency'],
+  ['context p95', 'context assembly p95 (ms)', 'latency'],
+];
 
 export const scenario: Scenario = {
   name: 'postgres',
-  description: 'postgres driver: HTTP ingest, pipeline, search latency per mode, pgvector recall@10 vs exact',
+  description: 'postgres driver vs SQLite on real dialogue text: ingest, pipeline, search per mode, recall@10 vs exact, replicas',
   options: {
     messages: { kind: 'number', description: 'messages to store (10 per conversation)', default: 100_000, quick: 2_000 },
     requests: { kind: 'number', description: 'measured requests per latency row', default: 200, quick: 30 },
+    'recall-questions': { kind: 'number', description: 'questions per recall row', default: 100, quick: 20 },
     url: { kind: 'string', description: 'a PostgreSQL server with pgvector (default: PGlite in process)', default: '' },
-    'vector-index': { kind: 'string', description: 'storage.vector_index: ivfflat or hnsw', default: 'ivfflat' },
+    drivers: { kind: 'string', description: 'which drivers run: sqlite,postgres', default: 'sqlite,postgres' },
+    'vector-index': { kind: 'string', description: 'storage.vector_index (default: the driver default)', default: '' },
   },
   async run(context) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-bench-pg-'));
-    const pglite = context.string('url') === '' ? await startPgliteServer() : null;
-    const url = pglite?.url ?? context.string('url');
-    const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' },
-      dataDir, overrides: { storage: { driver: 'postgres', url, pool_size: 8, vector_index: context.string('vector-index') as VectorIndexKind },
-        embedding_worker: { batch_size: 128 } },
-    });
-    const client = createHttpClient(stack.baseUrl, stack.apiKey, 8);
-    const measurements: Measurement[] = [];
-    const total = context.number('messages');
+    const corpus = loadDialogueCorpus();
+    const drivers = context.string('drivers').split(',').map((name) => name.trim());
+    const pglite = context.string('url') === '' && drivers.includes('postgres') ? await startPgliteServer() : null;
+    const server = pglite?.url ?? context.string('url');
+    const database = pglite ? null : `memsvc_bench_${randomBytes(4).toString('hex')}`;
+    const url = database ? await createDatabase(server, database) : server;
+    const common = { corpus, messages: context.number('messages'), requests: context.number('requests'),
+      recallQuestions: context.number('recall-questions'), log: context.log };
+    const runs = new Map<string, DriverRun>();
+    const dirs: string[] = [];
+    const tempDir = () => { const dir = mkdtempSync(join(tmpdir(), 'memsvc-bench-pg-')); dirs.push(dir); return dir; };
+    const recall: Measurement[] = [];
+    let exact: Map<string, string[][]> | null = null;
     try {
-      const conversations = Math.ceil(total / 10);
-      const bodies = (i: number) => {
-        const c = generateConversation(i, { seed: 42, messagesPerConversation: 10 });
-        return JSON.stringify({ label: c.label, folder: c.folder, importance_score: c.importance_score, messages: c.messages });
-      };
-      context.log(`ingesting ${conversations} conversations over HTTP`);
-      const started = performance.now();
-      const ingest = await runLoad({
-        client, concurrency: 8, maxRequests: conversations, maxDurationMs: 6 * 60 * 60_000, expectStatus: 201,
-        request: (i) => ({ method: 'POST', path: '/api/v1/conversations', body: bodies(i) }),
-      });
-      const acknowledgedMs = performance.now() - started;
-      measurements.push({ group: 'ingest', name: 'POST /conversations (10 messages), concurrency 8', ...ingest,
-        note: `${round((total / acknowledgedMs) * 1000, 0)} messages/s acknowledged` });
-      await stack.waitForEmbeddings(6 * 60 * 60_000);
-      const pipelineMs = performance.now() - started;
-      const index = await indexInLine(url, context.string('vector-index'), total);
-      const inLineMs = performance.now() - started;
-      measurements.push({ group: 'ingest', name: 'stored -> embedded -> indexed (whole pipeline)', concurrency: 8,
-        ...summarize([pipelineMs], 0, pipelineMs), error_samples: [],
-        note: `${round((total / pipelineMs) * 1000, 0)} messages/s through the pipeline; ${index} in line ` +
-          `${round((inLineMs - pipelineMs) / 1000, 1)} s later` });
-      measurements.push(...await searchLatency(client, { requests: context.number('requests'), group: `at ${total}`, maxDurationMs: 120_000, warmup: 10 }));
-      measurements.push(await recallAgainstExact(stack.bridgeUrl!, client, url, 30, total));
+      if (drivers.includes('sqlite')) {
+        runs.set('sqlite', await runDriver({ ...common, name: 'sqlite', dataDir: tempDir(), env: {} }));
+      }
+      if (drivers.includes('postgres')) {
+        const index = context.string('vector-index');
+        const env = { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: url, MEMSVC_STORAGE_POOL_SIZE: '8',
+          ...(index ? { MEMSVC_STORAGE_VECTOR_INDEX: index } : {}) };
+        runs.set('postgres', await runDriver({ ...common, name: 'postgres', dataDir: tempDir(), env,
+          extra: async (_service, client, bridge) => {
+            exact = await exactAnswers(url, bridge, corpus.questions.slice(0, common.recallQuestions));
+            return replicaThroughput(client, env, tempDir(), corpus.questions, context.log);
+          } }));
+      }
+      if (exact) for (const [driver, run] of runs) recall.push(...recallRows(driver, run.semanticAnswers, exact));
+      const table = comparisonTable(runs, recall);
       return {
-        dataset: { messages: total, conversations, server: pglite ? 'PGlite (PostgreSQL 18 + pgvector 0.8, WASM, 1 thread)' : url.replace(/\/\/[^@]*@/, '//') },
-        seeding: [{ method: 'HTTP POST /api/v1/conversations, concurrency 8', count: total, wall_ms: round(acknowledgedMs, 0),
-          rate_per_s: round((total / acknowledgedMs) * 1000, 1) }],
-        measurements,
-        notes: ['bridge (builtin engine), controller and PGlite share this process and its 2 cores'],
+        dataset: {
+          messages: common.messages, conversations: Math.ceil(common.messages / 10), corpus: `real dialogue: ${corpus.turns} LoCoMo dev turns recombined in pairs`,
+          questions: corpus.questions.length, server: pglite ? 'PGlite (PostgreSQL 18 + pgvector, WASM, 1 thread)' : await serverVersion(url),
+        },
+        seeding: [],
+        measurements: [...[...runs.values()].flatMap((run) => run.measurements), ...recall],
+        notes: table,
       };
     } finally {
-      client.close();
-      await stack.stop();
+      if (database) await dropDatabase(server, database).catch(() => {});
       await pglite?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of dirs) if (!context.keepData) rmSync(dir, { recursive: true, force: true });
     }
   },
 };
 
+/**
+ * The exact ten nearest stored messages (by content) of each question under each recall filter: a scan of every
+ * vector in PostgreSQL ("+ 0" keeps the index out). Vectors are the same in both drivers (same model, same text),
+ * so one exact answer serves both.
+ */
+async function exactAnswers(url: string, bridge: { url: string; apiKey: string }, questions: readonly string[]):
+  Promise<Map<string, string[][]>> {
+  const response = await fetch(`${bridge.url}/embed`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bridge.apiKey}` },
+    body: JSON.stringify({ texts: questions }),
+  });
+  if (!response.ok) throw new Error(`bridge /embed answered ${response.status}`);
+  const vectors = ((await response.json()) as { embeddings: number[][] }).embeddings;
+  const pool = createPool(url, 1);
+  const exact = new Map<string, string[][]>();
+  try {
+    for (const filter of RECALL_FILTERS) {
+      const answers: string[][] = [];
+      for (const vector of vectors) {
+        const where = filter.folder ? 'WHERE c.folder = $2' : '';
+        const { rows } = await pool.query<{ content: string }>(`SELECT m.content FROM message_vectors v
+          JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id ${where}
+          ORDER BY (v.embedding <=> $1::vector) + 0 LIMIT 10`, [`[${vector.join(',')}]`, ...(filter.folder ? [filter.folder] : [])]);
+        answers.push(rows.map((row) => row.content));
+      }
+      exact.set(filter.name, answers);
+    }
+  } finally {
+    await pool.end();
+  }
+  return exact;
+}
+
+function recallRows(driver: string, answers: Map<string, string[][]> | null, exact: Map<string, string[][]>): Measurement[] {
+  if (!answers) return [];
+  return RECALL_FILTERS.map((filter) => {
+    const truth = exact.get(filter.name)!;
+    const got = answers.get(filter.name)!;
+    let found = 0;
+    let wanted = 0;
+    truth.forEach((ten, q) => {
+      const returned = new Set(got[q] ?? []);
+      wanted += ten.length;
+      found += ten.filter((content) => returned.has(content)).length;
+    });
+    const value = wanted === 0 ? 1 : found / wanted;
+    return {
+      group: 'recall@10 vs exact', name: `${driver}, filter ${filter.name}`, count: truth.length, errors: 0, wall_ms: 0,
+      throughput_per_s: 0, mean_ms: 0, min_ms: 0, p50_ms: 0, p95_ms: 0, p99_ms: 0, max_ms: 0, concurrency: 1,
+      error_samples: [], note: `recall@10 = ${round(value, 3)}`, recall: value,
+    } as Measurement & { recall: number };
+  });
+}
 
 /**
- * Waits until the vector index is the one a store of this size keeps (an ivfflat index is learned from the stored
- * vectors behind the pipeline: built at 10,000 and each time they double) and says which it is.
+ * Hybrid questions at a fixed concurrency against one replica, then the same concurrency against each of two
+ * replicas of one database (a second service started beside the first).
  */
-async function indexInLine(url: string, kind: string, total: number): Promise<string> {
-  const pool = createPool(url, 1);
+async function replicaThroughput(one: HttpClient, env: Record<string, string>, dataDir: string, questions: readonly string[],
+  log: (message: string) => void): Promise<Measurement[]> {
+  const perReplica = 4;
+  const bodies = questions.map((q) => JSON.stringify({ query: q, limit: 10 }));
+  const load = (client: HttpClient, offset: number) => runLoad({
+    client, concurrency: perReplica, maxRequests: 400, maxDurationMs: 120_000, warmupRequests: 20, expectStatus: 200,
+    request: (i) => ({ method: 'POST', path: '/api/v1/query', body: bodies[(i + offset) % bodies.length]! }),
+  });
+  log('replicas: one, then two on one database');
+  const single = await load(one, 0);
+  const second = await spawnService({ dataDir, env: { ...env, MEMSVC_BRIDGE_PORT: String(await freePort()),
+    MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_ENABLED: 'false' } });
+  const other = createHttpClient(second.baseUrl, second.apiKey, 16);
   try {
-    if (kind === 'hnsw') return 'HNSW (m 16, ef_construction 64)';
-    if (total < DEFAULT_VECTOR_INDEX.minRows) return 'no index (exact scans below 10,000 vectors)';
-    // A build that fails is logged by the service and tried again only after many more vectors: do not wait forever.
-    const deadline = Date.now() + 30 * 60_000;
-    for (;;) {
-      if (Date.now() > deadline) throw new Error('the ivfflat index was not built within 30 minutes (see the service log)');
-      const { rows } = await pool.query<{ key: string; value: string }>(
-        `SELECT key, value FROM service_state WHERE key IN ('vector_index', 'vector_index_build')`);
-      const state = rows.find((row) => row.key === 'vector_index');
-      const building = rows.some((row) => row.key === 'vector_index_build');
-      if (state && !building) {
-        const { lists, rows: learned } = JSON.parse(state.value) as IvfflatState;
-        if (learned * DEFAULT_VECTOR_INDEX.growth > total) {
-          return `ivfflat (${lists} lists learned from ${learned} vectors, ${DEFAULT_VECTOR_INDEX.probeShare} of them probed)`;
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+    const [a, b] = await Promise.all([load(one, 0), load(other, 200)]);
+    const combined = a.throughput_per_s + b.throughput_per_s;
+    return [
+      { group: 'replicas', name: `hybrid, one replica, concurrency ${perReplica}`, ...single },
+      { group: 'replicas', name: `hybrid, replica A of two, concurrency ${perReplica}`, ...a },
+      { group: 'replicas', name: `hybrid, replica B of two, concurrency ${perReplica}`, ...b,
+        note: `two replicas ${round(combined, 1)} q/s = ${round(combined / single.throughput_per_s, 2)}x one replica's ` +
+          `${round(single.throughput_per_s, 1)} (p95 ${round(Math.max(a.p95_ms, b.p95_ms), 1)} vs ${round(single.p95_ms, 1)} ms)` },
+    ];
+  } finally {
+    other.close();
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
+}
+
+/** The issue's table: each figure for both drivers and PostgreSQL's ratio to SQLite (throughput: pg/sqlite, latency: pg/sqlite). */
+function comparisonTable(runs: Map<string, DriverRun>, recall: Measurement[]): string[] {
+  const sqlite = runs.get('sqlite')?.figures;
+  const postgres = runs.get('postgres')?.figures;
+  const lines = ['| figure | SQLite | PostgreSQL | PostgreSQL / SQLite |', '|---|---|---|---|'];
+  const show = (value: number | undefined) => (value === undefined ? '-' : String(round(value, value >= 100 ? 0 : 1)));
+  for (const [key, label] of FIGURES) {
+    const a = sqlite?.[key];
+    const b = postgres?.[key];
+    const ratio = a !== undefined && b !== undefined && a > 0 ? `${round(b / a, 2)}x` : '-';
+    lines.push(`| ${label} | ${show(a)} | ${show(b)} | ${ratio} |`);
+  }
+  for (const filter of RECALL_FILTERS) {
+    const value = (driver: string) => (recall.find((row) => row.name === `${driver}, filter ${filter.name}`) as { recall?: number } | undefined)?.recall;
+    lines.push(`| semantic recall@10, filter ${filter.name} | ${show(value('sqlite') === undefined ? undefined : value('sqlite')! * 1000)}‰ | ` +
+      `${show(value('postgres') === undefined ? undefined : value('postgres')! * 1000)}‰ | |`);
+  }
+  lines.push(`(folders for filters: ${SELECTIVE_FOLDERS.map((f) => f.folder).join(', ')})`);
+  return lines;
+}
+
+async function createDatabase(server: string, database: string): Promise<string> {
+  const pool = createPool(server, 1);
+  try {
+    await pool.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await pool.end();
+  }
+  const url = new URL(server);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function dropDatabase(server: string, database: string): Promise<void> {
+  const pool = createPool(server, 1);
+  try {
+    await pool.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   } finally {
     await pool.end();
   }
 }
 
-/** Top-10 of semantic search (the configured pgvector index) against an exact scan of every stored vector in the same database. */
-async function recallAgainstExact(bridgeUrl: string, client: HttpClient, url: string, queries: number, size: number): Promise<Measurement> {
+async function serverVersion(url: string): Promise<string> {
   const pool = createPool(url, 1);
   try {
-    const recalls: number[] = [];
-    const latencies: number[] = [];
-    for (let q = 0; q < queries; q += 1) {
-      const query = `${BENCH_QUERIES[q % BENCH_QUERIES.length]} ${['today', 'again'][Math.floor(q / BENCH_QUERIES.length) % 2]}`;
-      const t0 = performance.now();
-      const response = await client.request('POST', '/api/v1/query', JSON.stringify({ query, mode: 'semantic', limit: 10 }));
-      latencies.push(performance.now() - t0);
-      const approximate = (JSON.parse(response.body) as { results: Array<{ message_id: string }> }).results.map((hit) => hit.message_id);
-      const embedded = await fetch(`${bridgeUrl}/embed`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ texts: [query] }),
-      });
-      const vector = `[${((await embedded.json()) as { embeddings: number[][] }).embeddings[0]!.join(',')}]`;
-      const exact = await pool.query<{ id: string }>(`SELECT m.id FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
-        ORDER BY (v.embedding <=> $1::vector) + 0 LIMIT 10`, [vector]);
-      const truth = new Set(exact.rows.map((row) => row.id));
-      recalls.push(approximate.filter((id) => truth.has(id)).length / 10);
-    }
-    const recall = recalls.reduce((a, b) => a + b, 0) / recalls.length;
-    return {
-      group: `at ${size}`, name: `semantic recall@10 vs exact scan (${queries} queries)`, concurrency: 1,
-      ...summarize(latencies, 0, latencies.reduce((a, b) => a + b, 0)), error_samples: [], note: `recall@10 = ${round(recall, 3)}`,
-    };
+    const { rows } = await pool.query<{ version: string; vector: string | null }>(`SELECT split_part(version(), ' on ', 1) AS version,
+      (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector`);
+    return `${rows[0]!.version}, pgvector ${rows[0]!.vector ?? '-'}`;
   } finally {
     await pool.end();
   }

@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import { openPostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
 import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
-import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
 import { storageContract } from './storage-contract.js';
 
 /** Empties every table between cases, keeping the migrated schema. */
@@ -17,28 +17,17 @@ async function emptied(url: string): Promise<void> {
   }
 }
 
-// PostgreSQL 18 + pgvector 0.8 in-process (PGlite over the wire); a real server too when MEMSVC_TEST_POSTGRES_URL is set.
-let pglite: PgliteServer;
-before(async () => { pglite = await startPgliteServer(); });
-after(async () => { await pglite.stop(); });
-
-storageContract({
-  name: 'postgres (PGlite: Postgres 18 + pgvector 0.8)',
-  claimsExclude: true,
-  open: async (options) => {
-    await emptied(pglite.url);
-    return openPostgresStorage({ url: pglite.url, poolSize: 4, ...options });
-  },
-});
-
-const serverUrl = process.env.MEMSVC_TEST_POSTGRES_URL;
-if (serverUrl) {
+// PGlite always; the real server with pgvector too whenever one is reachable (test/helpers/postgres-servers.ts).
+for (const target of POSTGRES_TARGETS) {
+  let database: PostgresDatabase;
+  before(async () => { database = await target.open(); });
+  after(async () => { await database.stop(); });
   storageContract({
-    name: `postgres server (${new URL(serverUrl).host})`,
+    name: `postgres: ${target.name}`,
     claimsExclude: true,
     open: async (options) => {
-      await emptied(serverUrl);
-      return openPostgresStorage({ url: serverUrl, poolSize: 4, ...options });
+      await emptied(database.url);
+      return openPostgresStorage({ url: database.url, poolSize: 4, ...options });
     },
   });
 }

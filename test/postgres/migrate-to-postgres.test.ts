@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { copySqliteToPostgres } from '../../src/adapters/postgres/copy-from-sqlite.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
 import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -13,68 +13,70 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
 /** The day a user outgrows one machine: `memsvc migrate --to postgres://…` moves the SQLite store without re-embedding. */
-describe('moving a SQLite store to PostgreSQL', () => {
-  let bridge: FakeBridge;
-  let pg: PgliteServer;
-  let source: RunningService;
-  const ids: string[] = [];
+for (const target of POSTGRES_TARGETS) {
+  describe(`moving a SQLite store to PostgreSQL (${target.name})`, () => {
+    let bridge: FakeBridge;
+    let pg: PostgresDatabase;
+    let source: RunningService;
+    const ids: string[] = [];
 
-  before(async () => {
-    [bridge, pg] = await Promise.all([new FakeBridge().start(), startPgliteServer()]);
-    source = await startService({ bridge: { url: bridge.url } });
-    for (let i = 0; i < 7; i += 1) {
-      const created = await source.api('POST', '/api/v1/conversations', {
-        label: `topic ${i % 3}`, folder: `/projects/p${i}`, importance_score: 1 + i,
-        messages: [
-          { role: 'user', content: `Project ${i}: the greenhouse sensors report humidity ${40 + i}%`, metadata: { n: i } },
-          { role: 'assistant', content: `Noted for project ${i}; water the orchids on Friday.` },
-        ],
-      });
-      ids.push(created.body.id);
-    }
-    await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: 'all 14 source messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 14 });
-    assert.equal((await source.api('POST', '/api/v1/summarize', { conversation_id: ids[0], level: 'daily' })).status, 200);
-    await source.stop({ keepData: true });
-  });
-
-  after(async () => {
-    await bridge.stop();
-    await pg.stop();
-    removeDir(source.dataDir);
-  });
-
-  test('an interrupted copy resumes, verifies every count, and the copy serves search without re-embedding', async () => {
-    const partial = await copySqliteToPostgres({ dataDir: source.dataDir, url: pg.url, batchSize: 3, maxBatches: 1 });
-    assert.deepEqual([partial.copied, partial.complete, partial.verified], [3, false, false]);
-
-    const { stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'migrate', '--to', pg.url], {
-      cwd: ROOT, env: { ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: source.dataDir },
+    before(async () => {
+      [bridge, pg] = await Promise.all([new FakeBridge().start(), target.open()]);
+      source = await startService({ bridge: { url: bridge.url } });
+      for (let i = 0; i < 7; i += 1) {
+        const created = await source.api('POST', '/api/v1/conversations', {
+          label: `topic ${i % 3}`, folder: `/projects/p${i}`, importance_score: 1 + i,
+          messages: [
+            { role: 'user', content: `Project ${i}: the greenhouse sensors report humidity ${40 + i}%`, metadata: { n: i } },
+            { role: 'assistant', content: `Noted for project ${i}; water the orchids on Friday.` },
+          ],
+        });
+        ids.push(created.body.id);
+      }
+      await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: 'all 14 source messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 14 });
+      assert.equal((await source.api('POST', '/api/v1/summarize', { conversation_id: ids[0], level: 'daily' })).status, 200);
+      await source.stop({ keepData: true });
     });
-    assert.match(stderr, /copied 4 conversations \(3 already there\)/);
-    assert.match(stderr, /vectors\s+14 → 14/);
-    assert.match(stderr, /summaries\s+1 → 1/);
-    assert.match(stderr, /verified/);
-    assert.match(stderr, /copying conversations: 7 of 7/, 'plain progress lines when not on a terminal');
 
-    const callsBefore = bridge.embedCalls;
-    const target = await startService({ bridge: { url: bridge.url }, overrides: { storage: { driver: 'postgres', url: pg.url } } });
-    try {
-      const status = await target.api('GET', '/api/v1/embeddings/status');
-      assert.deepEqual([status.body.pending, status.body.done, status.body.model], [0, 14, bridge.model]);
-      const original = await target.api('GET', `/api/v1/conversations/${ids[4]}?include=messages`);
-      assert.equal(original.body.folder, '/projects/p4');
-      assert.deepEqual(original.body.messages[0].metadata, { n: 4 });
-      const semantic = await target.api('POST', '/api/v1/query',
-        { query: 'Project 5: the greenhouse sensors report humidity 45%', mode: 'semantic', limit: 1 });
-      assert.equal(semantic.body.results[0].conversation_id, ids[5]);
-      const keyword = await target.api('POST', '/api/v1/search/fts', { query: 'orchids AND friday' });
-      assert.equal(keyword.body.total, 7);
-      assert.equal(bridge.embedCalls - callsBefore, 1, 'only the query was embedded: stored vectors moved as they were');
-    } finally {
-      await target.stop();
-    }
+    after(async () => {
+      await bridge.stop();
+      await pg.stop();
+      removeDir(source.dataDir);
+    });
 
-    const again = await copySqliteToPostgres({ dataDir: source.dataDir, url: pg.url });
-    assert.deepEqual([again.copied, again.skipped, again.verified], [0, 7, true], 'running it again changes nothing');
+    test('an interrupted copy resumes, verifies every count, and the copy serves search without re-embedding', async () => {
+      const partial = await copySqliteToPostgres({ dataDir: source.dataDir, url: pg.url, batchSize: 3, maxBatches: 1 });
+      assert.deepEqual([partial.copied, partial.complete, partial.verified], [3, false, false]);
+
+      const { stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'migrate', '--to', pg.url], {
+        cwd: ROOT, env: { ...process.env, MEMSVC_CONFIG: '/nonexistent', MEMSVC_DATA_DIR: source.dataDir },
+      });
+      assert.match(stderr, /copied 4 conversations \(3 already there\)/);
+      assert.match(stderr, /vectors\s+14 → 14/);
+      assert.match(stderr, /summaries\s+1 → 1/);
+      assert.match(stderr, /verified/);
+      assert.match(stderr, /copying conversations: 7 of 7/, 'plain progress lines when not on a terminal');
+
+      const callsBefore = bridge.embedCalls;
+      const target = await startService({ bridge: { url: bridge.url }, overrides: { storage: { driver: 'postgres', url: pg.url } } });
+      try {
+        const status = await target.api('GET', '/api/v1/embeddings/status');
+        assert.deepEqual([status.body.pending, status.body.done, status.body.model], [0, 14, bridge.model]);
+        const original = await target.api('GET', `/api/v1/conversations/${ids[4]}?include=messages`);
+        assert.equal(original.body.folder, '/projects/p4');
+        assert.deepEqual(original.body.messages[0].metadata, { n: 4 });
+        const semantic = await target.api('POST', '/api/v1/query',
+          { query: 'Project 5: the greenhouse sensors report humidity 45%', mode: 'semantic', limit: 1 });
+        assert.equal(semantic.body.results[0].conversation_id, ids[5]);
+        const keyword = await target.api('POST', '/api/v1/search/fts', { query: 'orchids AND friday' });
+        assert.equal(keyword.body.total, 7);
+        assert.equal(bridge.embedCalls - callsBefore, 1, 'only the query was embedded: stored vectors moved as they were');
+      } finally {
+        await target.stop();
+      }
+
+      const again = await copySqliteToPostgres({ dataDir: source.dataDir, url: pg.url });
+      assert.deepEqual([again.copied, again.skipped, again.verified], [0, 7, true], 'running it again changes nothing');
+    });
   });
-});
+}

@@ -1,18 +1,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { POSTGRES_TARGETS, type PostgresDatabase, type PostgresTarget } from '../helpers/postgres-servers.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
 import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 
 /** U+0000 cannot be stored in PostgreSQL text: both drivers refuse it the same way, with a 400, never a 500. */
-for (const driver of ['sqlite', 'postgres'] as const) {
-  describe(`NUL characters (${driver})`, () => {
-    let pg: PgliteServer | null = null;
+for (const target of [null, ...POSTGRES_TARGETS] as Array<PostgresTarget | null>) {
+  const driver = target ? 'postgres' : 'sqlite';
+  describe(`NUL characters (${target ? `postgres: ${target.name}` : 'sqlite'})`, () => {
+    let pg: PostgresDatabase | null = null;
     let bridge: FakeBridge;
     let service: RunningService;
     before(async () => {
       bridge = await new FakeBridge().start();
-      if (driver === 'postgres') pg = await startPgliteServer();
+      if (target) pg = await target.open();
       service = await startService({ bridge: { url: bridge.url }, ...(pg ? { overrides: { storage: { driver, url: pg.url } } } : {}) });
     });
     after(async () => {

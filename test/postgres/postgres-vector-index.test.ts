@@ -46,7 +46,7 @@ async function withSession<T>(work: (session: Pool) => Promise<T>): Promise<T> {
 const emptied = () => withSession(async (session) => {
   const { rows } = await session.query<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename = 'conversations'`);
   if (rows[0]!.n > 0) {
-    await session.query('TRUNCATE conversations, messages, message_vectors, summaries, service_state RESTART IDENTITY CASCADE');
+    await session.query('TRUNCATE conversations, messages, message_vectors, embedding_jobs, summaries, service_state RESTART IDENTITY CASCADE');
     for (const name of ['message_vectors_ivfflat', 'message_vectors_ivfflat_next', 'message_vectors_hnsw']) {
       await session.query(`DROP INDEX IF EXISTS ${name}`);
     }
@@ -91,7 +91,7 @@ function exactTop(vectors: Map<number, Float32Array>, query: Float32Array, k: nu
 }
 
 const indexes = () => withSession(async (session) => (await session.query<{ name: string }>(
-  `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname <> 'message_vectors_pkey' ORDER BY 1`))
+  `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname NOT IN ('message_vectors_pkey', 'message_vectors_conversation') ORDER BY 1`))
   .rows.map((row) => row.name));
 
 async function nearestKeys(storage: PostgresStorage, query: Float32Array, k: number, filter: SearchFilter = {}): Promise<number[]> {

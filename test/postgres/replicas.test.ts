@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { startPgliteServer, type PgliteServer } from '../../scripts/lib/pglite-server.js';
+import { POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
 import { removeDir, type RunningService, spawnService, startService, type ServiceProcess } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -23,92 +23,94 @@ const conversation = (replica: string, i: number) => ({
 });
 
 /** Several controllers on one PostgreSQL: stateless replicas sharing conversations, vectors and the embedding queue. */
-describe('replicas on one postgres database', () => {
-  let pg: PgliteServer;
-  let bridge: FakeBridge;
-  const dirs: string[] = [];
-  const replica = async (overrides: object = {}) => {
-    const running = await startService({ bridge: { url: bridge.url },
-      overrides: { storage: { driver: 'postgres', url: pg.url, pool_size: 4 }, ...overrides },
+for (const target of POSTGRES_TARGETS) {
+  describe(`replicas on one postgres database (${target.name})`, () => {
+    let pg: PostgresDatabase;
+    let bridge: FakeBridge;
+    const dirs: string[] = [];
+    const replica = async (overrides: object = {}) => {
+      const running = await startService({ bridge: { url: bridge.url },
+        overrides: { storage: { driver: 'postgres', url: pg.url, pool_size: 4 }, ...overrides },
+      });
+      dirs.push(running.dataDir);
+      return running;
+    };
+
+    before(async () => {
+      pg = await target.open();
+      bridge = await new FakeBridge().start();
     });
-    dirs.push(running.dataDir);
-    return running;
-  };
+    after(async () => {
+      await bridge.stop();
+      await pg.stop();
+      dirs.forEach(removeDir);
+    });
 
-  before(async () => {
-    pg = await startPgliteServer();
-    bridge = await new FakeBridge().start();
-  });
-  after(async () => {
-    await bridge.stop();
-    await pg.stop();
-    dirs.forEach(removeDir);
-  });
-
-  test('ingest through both: every message embedded exactly once, each replica finds the other\'s', async () => {
-    const [a, b] = await Promise.all([replica(), replica()]);
-    try {
-      const writes = [];
-      for (let i = 0; i < 15; i += 1) {
-        writes.push(a.api('POST', '/api/v1/conversations', conversation('a', i)));
-        writes.push(b.api('POST', '/api/v1/conversations', conversation('b', i)));
-      }
-      assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
-      await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'all 60 messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 60 });
-      const [jobsA, jobsB] = await Promise.all([completedJobs(a), completedJobs(b)]);
-      assert.equal(jobsA + jobsB, 60, `embedded once each: a stored ${jobsA}, b stored ${jobsB}`);
-
-      for (const [reader, other] of [[a, 'b'], [b, 'a']] as const) {
-        const semantic = await reader.api('POST', '/api/v1/query',
-          { query: `Replica ${other} note 3 harbour ferry`, mode: 'semantic', filters: { folder: `/replicas/${other}` }, limit: 3 });
-        assert.equal(semantic.status, 200);
-        assert.equal(semantic.body.results[0].label, `from ${other}`);
-        assert.match(semantic.body.results[0].content, new RegExp(`Replica ${other} note 3:`));
-        const keyword = await reader.api('POST', '/api/v1/query', { query: other === 'a' ? 'mountain trail' : 'river trail', mode: 'keyword', limit: 20 });
-        assert.ok(keyword.body.results.length >= 15);
-        assert.ok(keyword.body.results.slice(0, 15).every((hit: { folder: string }) => hit.folder === `/replicas/${other}`));
-      }
-      const health = await a.api('GET', '/health');
-      assert.equal(health.body.checks.database.driver, 'postgres');
-      assert.equal(health.body.checks.database.status, 'ok');
-    } finally {
-      await Promise.all([a.stop(), b.stop()]);
-    }
-  });
-
-  test('a replica killed with jobs in hand loses nothing: another takes them over when the lease lapses', async () => {
-    const stalled = await new FakeBridge().start();
-    stalled.stallEmbeds = true;
-    const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-replica-'));
-    dirs.push(dataDir);
-    let doomed: ServiceProcess | null = null;
-    try {
-      doomed = await spawnService({ dataDir, env: {
-        MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: pg.url, MEMSVC_BRIDGE_START: 'false', MEMSVC_BRIDGE_URL: stalled.url,
-        MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_CLAIM_LEASE_MS: '1500', MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
-      } });
-      const created = await doomed.api('POST', '/api/v1/conversations', conversation('doomed', 1));
-      assert.equal(created.status, 201, 'the write was acknowledged');
-      const { id } = created.body as { id: string };
-      await waitFor(async () => stalled.embedCalls, { what: 'the doomed replica to claim the jobs and call the bridge', until: (calls) => calls > 0 });
-      doomed.child.kill('SIGKILL');
-      await doomed.exited;
-
-      const survivor: RunningService = await replica({ embedding_worker: { claim_lease_ms: 1500 } });
+    test('ingest through both: every message embedded exactly once, each replica finds the other\'s', async () => {
+      const [a, b] = await Promise.all([replica(), replica()]);
       try {
-        // Its own counter (a registry per controller) starts at 0: it may have taken the jobs over before this line.
-        const status = await waitFor(() => survivor.api('GET', '/api/v1/embeddings/status'), { what: 'the survivor to embed what the dead replica held', until: (r) => r.body.pending === 0, timeoutMs: 30_000 });
-        assert.equal(status.body.failed, 0);
-        assert.equal(await completedJobs(survivor), 2, 'the survivor embedded both messages the dead replica held');
-        const messages = await survivor.api('GET', `/api/v1/conversations/${id}/messages`);
-        assert.deepEqual(messages.body.results.map((m: { embedding_status: string }) => m.embedding_status), ['done', 'done'],
-          'the acknowledged messages are there and embedded');
+        const writes = [];
+        for (let i = 0; i < 15; i += 1) {
+          writes.push(a.api('POST', '/api/v1/conversations', conversation('a', i)));
+          writes.push(b.api('POST', '/api/v1/conversations', conversation('b', i)));
+        }
+        assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
+        await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'all 60 messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 60 });
+        const [jobsA, jobsB] = await Promise.all([completedJobs(a), completedJobs(b)]);
+        assert.equal(jobsA + jobsB, 60, `embedded once each: a stored ${jobsA}, b stored ${jobsB}`);
+
+        for (const [reader, other] of [[a, 'b'], [b, 'a']] as const) {
+          const semantic = await reader.api('POST', '/api/v1/query',
+            { query: `Replica ${other} note 3 harbour ferry`, mode: 'semantic', filters: { folder: `/replicas/${other}` }, limit: 3 });
+          assert.equal(semantic.status, 200);
+          assert.equal(semantic.body.results[0].label, `from ${other}`);
+          assert.match(semantic.body.results[0].content, new RegExp(`Replica ${other} note 3:`));
+          const keyword = await reader.api('POST', '/api/v1/query', { query: other === 'a' ? 'mountain trail' : 'river trail', mode: 'keyword', limit: 20 });
+          assert.ok(keyword.body.results.length >= 15);
+          assert.ok(keyword.body.results.slice(0, 15).every((hit: { folder: string }) => hit.folder === `/replicas/${other}`));
+        }
+        const health = await a.api('GET', '/health');
+        assert.equal(health.body.checks.database.driver, 'postgres');
+        assert.equal(health.body.checks.database.status, 'ok');
       } finally {
-        await survivor.stop();
+        await Promise.all([a.stop(), b.stop()]);
       }
-    } finally {
-      if (doomed && doomed.child.exitCode === null) doomed.child.kill('SIGKILL');
-      await stalled.stop();
-    }
+    });
+
+    test('a replica killed with jobs in hand loses nothing: another takes them over when the lease lapses', async () => {
+      const stalled = await new FakeBridge().start();
+      stalled.stallEmbeds = true;
+      const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-replica-'));
+      dirs.push(dataDir);
+      let doomed: ServiceProcess | null = null;
+      try {
+        doomed = await spawnService({ dataDir, env: {
+          MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: pg.url, MEMSVC_BRIDGE_START: 'false', MEMSVC_BRIDGE_URL: stalled.url,
+          MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_CLAIM_LEASE_MS: '1500', MEMSVC_EMBEDDING_WORKER_POLL_INTERVAL_MS: '20',
+        } });
+        const created = await doomed.api('POST', '/api/v1/conversations', conversation('doomed', 1));
+        assert.equal(created.status, 201, 'the write was acknowledged');
+        const { id } = created.body as { id: string };
+        await waitFor(async () => stalled.embedCalls, { what: 'the doomed replica to claim the jobs and call the bridge', until: (calls) => calls > 0 });
+        doomed.child.kill('SIGKILL');
+        await doomed.exited;
+
+        const survivor: RunningService = await replica({ embedding_worker: { claim_lease_ms: 1500 } });
+        try {
+          // Its own counter (a registry per controller) starts at 0: it may have taken the jobs over before this line.
+          const status = await waitFor(() => survivor.api('GET', '/api/v1/embeddings/status'), { what: 'the survivor to embed what the dead replica held', until: (r) => r.body.pending === 0, timeoutMs: 30_000 });
+          assert.equal(status.body.failed, 0);
+          assert.equal(await completedJobs(survivor), 2, 'the survivor embedded both messages the dead replica held');
+          const messages = await survivor.api('GET', `/api/v1/conversations/${id}/messages`);
+          assert.deepEqual(messages.body.results.map((m: { embedding_status: string }) => m.embedding_status), ['done', 'done'],
+            'the acknowledged messages are there and embedded');
+        } finally {
+          await survivor.stop();
+        }
+      } finally {
+        if (doomed && doomed.child.exitCode === null) doomed.child.kill('SIGKILL');
+        await stalled.stop();
+      }
+    });
   });
-});
+}

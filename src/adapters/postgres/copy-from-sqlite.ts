@@ -5,7 +5,7 @@ import { DATABASE_FILE } from '../sqlite/sqlite-storage.js';
 import { blobToVector } from '../sqlite/sqlite-embedding.queue.js';
 import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
 import { PostgresVectorIndex } from './postgres-vector-index.js';
-import { indexMessages } from './postgres-fts-index.js';
+import { searchVector } from './postgres-fts-index.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { createPool, inTransaction, toVectorText, type PoolClient } from './postgres-pool.js';
 
@@ -121,17 +121,17 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
     embedding_status: string; embedding_attempts: number; embedding_error: string | null;
   }>;
   if (messages.length > 0) {
+    // Full text with neighbours computed as the rows go in (each row written once), as appends do.
     await client.query(`
-      INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata, embedding_status,
-        embedding_attempts, embedding_error)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-        $9::int[], $10::text[])`,
+      INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata, search_tsv)
+      SELECT id, conversation_id, position, role, content, timestamp, metadata,
+        ${searchVector('content', 'lag(content) OVER w', 'lead(content) OVER w')}
+      FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
+        AS i(id, conversation_id, position, role, content, timestamp, metadata)
+      WINDOW w AS (PARTITION BY conversation_id ORDER BY position)`,
     [messages.map((m) => m.id), messages.map((m) => m.conversation_id), messages.map((m) => m.position),
       messages.map((m) => m.role), messages.map((m) => m.content), messages.map((m) => m.timestamp),
-      messages.map((m) => m.metadata), messages.map((m) => m.embedding_status), messages.map((m) => m.embedding_attempts),
-      messages.map((m) => m.embedding_error)]);
-    // Full text with neighbours, as appends index it.
-    await indexMessages(client, ids);
+      messages.map((m) => m.metadata)]);
   }
 
   const vectors = sqlite.prepare(`SELECT m.id, v.model, v.vector FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
@@ -140,11 +140,20 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
     // Keys differ between the stores; messages keep their ids, so vectors follow them by id.
     await client.query(`
       WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS i(id, model, embedding))
-      INSERT INTO message_vectors (message_seq, model, embedding)
-      SELECT m.seq, input.model, input.embedding::vector FROM input JOIN messages m ON m.id = input.id`,
+      INSERT INTO message_vectors (message_seq, conversation_id, model, embedding)
+      SELECT m.seq, m.conversation_id, input.model, input.embedding::vector FROM input JOIN messages m ON m.id = input.id`,
     [vectors.map((v) => v.id), vectors.map((v) => v.model), vectors.map((v) => toVectorText(blobToVector(v.vector)))]);
-    await client.query(`UPDATE messages SET embedding_status = 'done', embedding_id = seq::text
-      WHERE id = ANY($1::text[])`, [vectors.map((v) => v.id)]);
+  }
+  if (messages.length > 0) {
+    // A message without a vector keeps its place in the queue (and a failed one its attempts and error).
+    await client.query(`
+      INSERT INTO embedding_jobs (message_seq, attempts, failed, error)
+      SELECT m.seq, i.attempts, i.status = 'failed', i.error
+      FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS i(id, status, attempts, error)
+      JOIN messages m ON m.id = i.id
+      WHERE NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v.message_seq = m.seq)`,
+    [messages.map((m) => m.id), messages.map((m) => m.embedding_status), messages.map((m) => m.embedding_attempts),
+      messages.map((m) => m.embedding_error)]);
   }
 
   const summaries = sqlite.prepare(`SELECT * FROM summaries WHERE conversation_id IN (SELECT value FROM json_each(?))`).all(idList) as Array<{

@@ -10,7 +10,7 @@ import type {
 } from '../../ports/conversation-archive.js';
 import { archivePageWhere } from '../sql/filter-sql.js';
 import { toConversation, type ConversationRow } from '../sql/rows.js';
-import { indexAppendedMessages, insertMessages } from './postgres-fts-index.js';
+import { insertMessages } from './postgres-fts-index.js';
 import { inTransaction, numbered, type Pool } from './postgres-pool.js';
 
 export class PostgresConversationArchive implements ConversationArchive {
@@ -56,7 +56,6 @@ export class PostgresConversationArchive implements ConversationArchive {
           if (keep) seen.add(m.id!);
           return { id: keep ? m.id! : newMessageId(), position, role: m.role, content: m.content, timestamp: m.timestamp, metadata: m.metadata };
         }));
-        await indexAppendedMessages(client, id, 0);
         outcome.imported += 1;
         outcome.messages += c.messages.length;
       }

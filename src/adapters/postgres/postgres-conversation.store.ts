@@ -15,8 +15,8 @@ import type {
 } from '../../ports/conversation-store.js';
 import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
-import { indexAppendedMessages, insertMessages } from './postgres-fts-index.js';
-import { inTransaction, numbered, type Pool, type PoolClient } from './postgres-pool.js';
+import { insertMessages } from './postgres-fts-index.js';
+import { EMBEDDING_COLUMNS, inTransaction, numbered, type Pool, type PoolClient } from './postgres-pool.js';
 
 export class PostgresConversationStore implements ConversationStore {
   constructor(private readonly pool: Pool) {}
@@ -96,8 +96,9 @@ export class PostgresConversationStore implements ConversationStore {
 
   async listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }> {
     const [messages, total] = await Promise.all([
-      this.pool.query<MessageRow>(`SELECT id, conversation_id, position, role, content, timestamp, metadata, embedding_id,
-        embedding_status FROM messages WHERE conversation_id = $1 ORDER BY position LIMIT $2 OFFSET $3`,
+      this.pool.query<MessageRow>(`SELECT m.id, m.conversation_id, m.position, m.role, m.content, m.timestamp, m.metadata,
+        ${EMBEDDING_COLUMNS} FROM messages m LEFT JOIN embedding_jobs j ON j.message_seq = m.seq
+        WHERE m.conversation_id = $1 ORDER BY m.position LIMIT $2 OFFSET $3`,
       [conversationId, page.limit, page.offset]),
       this.pool.query<{ message_count: number }>('SELECT message_count FROM conversations WHERE id = $1', [conversationId]),
     ]);
@@ -152,7 +153,6 @@ export class PostgresConversationStore implements ConversationStore {
       ({ id: newMessageId(), conversationId: id, ...planned, embeddingId: null, embeddingStatus: 'pending' }));
     if (messages.length > 0) {
       await insertMessages(client, id, messages);
-      await indexAppendedMessages(client, id, row.message_count);
       const { counters } = plan;
       await client.query(`UPDATE conversations SET message_count = $1, word_count = $2, session_count = $3,
         last_message_at = $4, updated_at = $5 WHERE id = $6`,

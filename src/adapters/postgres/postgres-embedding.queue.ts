@@ -1,90 +1,102 @@
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { fromVectorText, inTransaction, toVectorText, type Pool } from './postgres-pool.js';
+import { fromVectorText, inTransaction, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
 import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
 
 /**
- * The embedding queue on a database shared by several replicas: pending
- * messages are claimed with FOR UPDATE SKIP LOCKED under a lease
+ * The embedding queue on a database shared by several replicas: a message's
+ * job (embedding_jobs) is claimed with FOR UPDATE SKIP LOCKED under a lease
  * (claimed_until), so two workers never take the same message, and what a
- * worker that died held is taken again once its lease lapses.
+ * worker that died held is taken again once its lease lapses. Completion
+ * deletes the job and stores the vector.
  */
 export class PostgresEmbeddingQueue implements EmbeddingQueue {
   constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
-    const { rows } = await this.pool.query<PendingMessage>(`
+    const { rows } = await retryOnConflict(() => this.pool.query<PendingMessage>(`
       WITH claimed AS (
-        UPDATE messages SET claimed_until = now() + $2 * interval '1 millisecond'
-        WHERE seq IN (
-          SELECT seq FROM messages
-          WHERE embedding_status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
-          ORDER BY seq LIMIT $1
+        UPDATE embedding_jobs SET claimed_until = now() + $2 * interval '1 millisecond'
+        WHERE message_seq IN (
+          SELECT message_seq FROM embedding_jobs
+          WHERE NOT failed AND (claimed_until IS NULL OR claimed_until < now())
+          ORDER BY message_seq LIMIT $1
           FOR UPDATE SKIP LOCKED)
-        RETURNING seq, content, embedding_attempts)
-      SELECT seq AS key, content, embedding_attempts AS attempts FROM claimed ORDER BY seq`, [limit, leaseMs]);
+        RETURNING message_seq, attempts)
+      SELECT m.seq AS key, m.content, claimed.attempts FROM claimed JOIN messages m ON m.seq = claimed.message_seq
+      ORDER BY m.seq`, [limit, leaseMs]));
     return rows;
   }
 
-  /** Only messages still pending turn done: a batch another replica finished first (after a lapsed lease) is not counted twice. */
+  /**
+   * Only messages whose job is still open turn done: a batch another replica finished first (after a lapsed lease)
+   * is not stored twice. The job goes and the vector comes in one statement, jobs locked first as every writer does.
+   */
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
     if (items.length === 0) return [];
-    const { rows } = await this.pool.query<{ seq: number }>(`
+    const { rows } = await retryOnConflict(() => this.pool.query<{ seq: number }>(`
       WITH done AS (
-        UPDATE messages SET embedding_status = 'done', embedding_id = seq::text, embedding_error = NULL, claimed_until = NULL
-        WHERE seq = ANY($1::bigint[]) AND embedding_status = 'pending'
-        RETURNING seq),
+        DELETE FROM embedding_jobs WHERE message_seq = ANY($1::bigint[]) AND NOT failed
+        RETURNING message_seq AS seq),
       input AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS i(seq, embedding)),
       stored AS (
-        INSERT INTO message_vectors (message_seq, model, embedding)
-        SELECT input.seq, $3, input.embedding::vector FROM input JOIN done USING (seq)
+        INSERT INTO message_vectors (message_seq, conversation_id, model, embedding)
+        SELECT input.seq, m.conversation_id, $3, input.embedding::vector
+        FROM input JOIN done USING (seq) JOIN messages m ON m.seq = input.seq
         ON CONFLICT (message_seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding
         RETURNING message_seq)
       SELECT message_seq AS seq FROM stored ORDER BY message_seq`,
-    [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]);
+    [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]));
     this.index.noteStored(rows.length);
     return rows.map((row) => row.seq);
   }
 
   async recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void> {
-    await this.pool.query(`UPDATE messages SET
-        embedding_attempts = embedding_attempts + 1,
-        embedding_error = $2,
-        embedding_status = CASE WHEN embedding_attempts + 1 >= $3 THEN 'failed' ELSE 'pending' END,
+    await retryOnConflict(() => this.pool.query(`UPDATE embedding_jobs SET
+        attempts = attempts + 1,
+        error = $2,
+        failed = attempts + 1 >= $3,
         claimed_until = NULL
-      WHERE seq = ANY($1::bigint[]) AND embedding_status = 'pending'`, [keys, error.slice(0, 500), maxAttempts]);
+      WHERE message_seq = ANY($1::bigint[]) AND NOT failed`, [keys, error.slice(0, 500), maxAttempts]));
   }
 
   async counts(): Promise<EmbeddingCounts> {
     const { rows } = await this.pool.query<{ pending: number; failed: number; total: number }>(`SELECT
-        count(*) FILTER (WHERE embedding_status = 'pending') AS pending,
-        count(*) FILTER (WHERE embedding_status = 'failed') AS failed,
+        count(*) FILTER (WHERE NOT failed) AS pending,
+        count(*) FILTER (WHERE failed) AS failed,
         (SELECT coalesce(sum(message_count), 0) FROM conversations) AS total
-      FROM messages WHERE embedding_status <> 'done'`);
+      FROM embedding_jobs`);
     const { pending, failed, total } = rows[0]!;
     return { pending, failed, done: Math.max(0, total - pending - failed) };
   }
 
   async pendingCount(): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>(`SELECT count(*) AS n FROM messages WHERE embedding_status = 'pending'`);
+    const { rows } = await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM embedding_jobs WHERE NOT failed');
     return rows[0]!.n;
   }
 
   async oldestPendingTimestamp(): Promise<string | null> {
-    const { rows } = await this.pool.query<{ timestamp: string }>(`SELECT timestamp FROM messages
-      WHERE embedding_status = 'pending' ORDER BY seq LIMIT 1`);
+    const { rows } = await this.pool.query<{ timestamp: string }>(`SELECT m.timestamp FROM embedding_jobs j
+      JOIN messages m ON m.seq = j.message_seq WHERE NOT j.failed ORDER BY j.message_seq LIMIT 1`);
     return rows[0]?.timestamp ?? null;
   }
 
+  /**
+   * Every message gets an open job again and every vector goes. Jobs first, as complete() takes them, so a worker
+   * finishing a batch meanwhile waits or goes first rather than deadlocking; a deadlock the server still finds
+   * (row order within a table) is retried whole.
+   */
   async resetAll(): Promise<number> {
-    return inTransaction(this.pool, async (client) => {
+    return retryOnConflict(() => inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM embedding_jobs');
+      // A message appended meanwhile came with its job: it is open again like the rest.
+      const reset = await client.query(`INSERT INTO embedding_jobs (message_seq) SELECT seq FROM messages
+        ON CONFLICT (message_seq) DO UPDATE SET attempts = 0, failed = false, error = NULL, claimed_until = NULL`);
       await client.query('DELETE FROM message_vectors');
-      const reset = await client.query(`UPDATE messages SET embedding_status = 'pending', embedding_id = NULL,
-        embedding_attempts = 0, embedding_error = NULL, claimed_until = NULL`);
       await client.query('DELETE FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
       return reset.rowCount ?? 0;
-    });
+    }));
   }
 
   async *allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>> {

@@ -1,69 +1,153 @@
-import { positiveTerms, type FullTextQuery } from '../../domain/full-text-query.js';
+import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { searchFilterWhere } from '../sql/filter-sql.js';
+import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
-import { groupNeighbours, HIT_COLUMNS, hitFromColumns, type HitColumns } from '../sql/rows.js';
+import { PostgresTermStatistics } from './postgres-term-statistics.js';
+import { groupNeighbours, HIT_COLUMNS as SHARED_HIT_COLUMNS, hitFromColumns, type HitColumns } from '../sql/rows.js';
+
+/** The shared hit columns, with the embedding id from the message's job (see EMBEDDING_COLUMNS). */
+const HIT_COLUMNS = SHARED_HIT_COLUMNS.replace('m.embedding_id', 'CASE WHEN j.message_seq IS NULL THEN m.seq::text END');
 
 /** BM25's usual constants (FTS5 uses the same). */
 const K1 = 1.2;
 const B = 0.75;
-/** How long the message count used for IDF may be stale. */
-const CORPUS_SIZE_TTL_MS = 10_000;
+/**
+ * Matches one full-text query ranks at most. A question's words are taken rarest first while their matches fit;
+ * the rest of its informative words add their newest matches up to this many. Every match is ranked below it.
+ */
+export const FULL_TEXT_MAX_SCORED = 2_000;
+/** A word in more than this share of the store (and in more messages than one query ranks) is common by default. */
+const DEFAULT_COMMON_SHARE = 0.5;
+/** Scores are rounded to this many decimals, so messages that tie tie exactly (whatever order the sum took) and rank by key. */
+const SCORE_DIGITS = 9;
+/** ts_rank of a word the message holds once in its own words: ranks divide by it to read as term frequencies. */
+const SINGLE_OCCURRENCE_RANK = 0.6079271;
 
+/** The terms of a plain OR of whole words (what natural-language search sends); null for any other query. */
+export function plainWords(query: FullTextQuery): string[] | null {
+  const items = query.kind === 'or' ? query.items : [query];
+  const words: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'term' || item.prefix) return null;
+    words.push(item.token);
+  }
+  return words;
+}
+
+/** One query word's place in the ranking. */
+export interface RankedTerm {
+  lexeme: string;
+  /** Messages holding it. */
+  documents: number;
+}
 
 /**
- * Full text over tsvector + GIN with English stemming. Postgres's own ts_rank
- * has no inverse document frequency, which matters for questions ("any of
- * these words, rare ones first"), so queries of plain words are scored with
- * BM25 computed over the matching rows: term frequencies from the tsvector
- * (the message's own words weight A; its neighbours', weight B, count
- * `contextWeight`), document frequencies from the matches. Queries with
- * phrases or prefixes, which BM25 has no lexeme for, rank by ts_rank.
+ * Which words of a plain-words query find candidates, and how: the informative ones (all but the common) rarest
+ * first, all of whose matches are ranked while they fit in `maxScored` (`complete`); the informative ones after
+ * them (`recent`) add their newest matches; `common` words only score. A query whose informative words match
+ * nothing falls back to its common words' newest matches.
+ */
+export function planCandidates(terms: readonly RankedTerm[], corpus: number, maxScored: number, commonShare: number) {
+  const isCommon = (term: RankedTerm) => term.documents > maxScored && term.documents > corpus * commonShare;
+  const informative = terms.filter((term) => !isCommon(term) && term.documents > 0)
+    .sort((a, b) => a.documents - b.documents || (a.lexeme < b.lexeme ? -1 : 1));
+  const complete: string[] = [];
+  let total = 0;
+  for (const term of informative) {
+    if (total + term.documents > maxScored) break;
+    complete.push(term.lexeme);
+    total += term.documents;
+  }
+  return {
+    complete,
+    recent: informative.slice(complete.length).map((term) => term.lexeme),
+    common: terms.filter(isCommon).map((term) => term.lexeme),
+    /** Matches the complete words bring (an upper bound: a message may hold several). */
+    completeMatches: total,
+  };
+}
+
+/**
+ * Full text over tsvector + GIN with English stemming. Questions and other plain-words queries are ranked by BM25
+ * over a bounded candidate set (planCandidates), never over every match: document frequencies come from
+ * PostgresTermStatistics, term frequencies from ts_rank of each word alone (a word held once in the message's own
+ * words counts 1, in a neighbour's `contextWeight`, repeats less and less), lengths from the tsvector. Queries with
+ * phrases, prefixes or operators rank their newest matches by ts_rank.
  */
 export class PostgresMessageSearch implements MessageSearchReader {
-  private corpus: { size: number; at: number } | null = null;
+  readonly statistics: PostgresTermStatistics;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: Pool, private readonly maxScored = FULL_TEXT_MAX_SCORED) {
+    this.statistics = new PostgresTermStatistics(pool);
+  }
 
   async fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
     Promise<ScoredKey[]> {
     const contextWeight = Math.max(0, Number(options.contextWeight));
+    const words = plainWords(query);
+    if (words) return this.rankedWords(words, filter, limit, contextWeight, options.commonShare ?? DEFAULT_COMMON_SHARE);
+    return this.rankedExpression(query, filter, limit, contextWeight);
+  }
+
+  private async rankedWords(words: readonly string[], filter: SearchFilter, limit: number, contextWeight: number,
+    commonShare: number): Promise<ScoredKey[]> {
+    const lexemes = await this.statistics.lexemes(words);
+    if (lexemes.length === 0 || limit <= 0) return [];
+    const [frequencies, { corpus, averageLength }] = await Promise.all([
+      this.statistics.documentFrequencies(lexemes), this.statistics.snapshot()]);
+    const terms = lexemes.map((lexeme) => ({ lexeme, documents: frequencies.get(lexeme) ?? 0 }));
+    const plan = planCandidates(terms, corpus, this.maxScored, commonShare);
+    const where = searchFilterWhere(filter);
+    const join = hasFilter(filter) ? 'JOIN conversations c ON c.id = m.conversation_id' : '';
     // Without context, lexemes match the message's own words only (weight A).
+    const weight = contextWeight > 0 ? '' : ':A';
+    const anyOf = (list: readonly string[]) => list.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'${weight}`).join(' | ');
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    // The parts are disjoint (a recent match holds no complete word), so their union needs no deduplication.
+    const part = (tsquery: string, newest: number | null, excluding: string | null) => {
+      parts.push(`(SELECT m.seq, m.search_tsv FROM messages m ${join} WHERE m.search_tsv @@ ?::tsquery
+        ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} AND ${where.sql}
+        ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'})`);
+      params.push(tsquery, ...(excluding === null ? [] : [excluding]), ...where.params, ...(newest === null ? [] : [newest]));
+    };
+    const complete = plan.complete.length > 0 ? anyOf(plan.complete) : null;
+    if (complete) part(complete, null, null);
+    if (plan.recent.length > 0) part(anyOf(plan.recent), Math.max(limit, this.maxScored - plan.completeMatches), complete);
+    if (!complete && plan.recent.length === 0 && plan.common.length > 0) part(anyOf(plan.common), limit, null);
+    if (parts.length === 0) return [];
+    const scored = [...plan.complete, ...plan.recent, ...plan.common];
+    const idf = scored.map((lexeme) => {
+      const n = Math.min(frequencies.get(lexeme) ?? 0, corpus);
+      return Math.log(1 + (Math.max(corpus, n) - n + 0.5) / (n + 0.5));
+    });
+    const { rows } = await this.pool.query<ScoredKey>(numbered(`
+      WITH candidates AS (${parts.join(' UNION ALL ')})
+      SELECT c.seq AS key, round(sum(t.idf * r.tf * ${K1 + 1}
+          / (r.tf + ${K1} * (${1 - B} + ${B} * length(c.search_tsv) / ?::float8)))::numeric, ${SCORE_DIGITS})::float8 AS score
+      FROM candidates c
+      CROSS JOIN unnest(?::text[], ?::float8[]) AS t(lexeme, idf)
+      CROSS JOIN LATERAL (SELECT ts_rank(?::float4[], c.search_tsv, quote_literal(t.lexeme)::tsquery, 0) / ${SINGLE_OCCURRENCE_RANK} AS tf) r
+      WHERE r.tf > 0
+      GROUP BY c.seq ORDER BY score DESC, c.seq LIMIT ?`),
+    [...params, averageLength, scored, idf, `{0,0,${contextWeight},1}`, limit]);
+    return rows;
+  }
+
+  /** Phrases, prefixes and operators: the newest matches, at most maxScored of them, ranked by ts_rank. */
+  private async rankedExpression(query: FullTextQuery, filter: SearchFilter, limit: number, contextWeight: number):
+    Promise<ScoredKey[]> {
     const tsquery = toTsquery(query, contextWeight > 0 ? '' : 'A');
     const where = searchFilterWhere(filter);
-    const terms = positiveTerms(query);
-    if (terms.every((term) => term.kind === 'term' && !term.prefix)) {
-      const words = terms.map((term) => (term.kind === 'term' ? term.token : '')).join(' ');
-      const { rows } = await this.pool.query<ScoredKey>(numbered(`
-        WITH matched AS (
-          SELECT m.seq, m.search_tsv AS tsv, length(m.search_tsv) AS len
-          FROM messages m JOIN conversations c ON c.id = m.conversation_id
-          WHERE m.search_tsv @@ to_tsquery('english', ?) AND ${where.sql}),
-        lexemes AS (SELECT array_agg(DISTINCT u.lexeme) AS list FROM unnest(to_tsvector('english', ?)) u),
-        postings AS (
-          SELECT matched.seq, matched.len, u.lexeme,
-            cardinality(array_positions(u.weights, 'A')) + ?::float8 * cardinality(array_positions(u.weights, 'B')) AS tf
-          FROM matched CROSS JOIN LATERAL unnest(matched.tsv) u, lexemes
-          WHERE u.lexeme = ANY(lexemes.list)),
-        df AS (SELECT lexeme, count(*) AS n FROM postings WHERE tf > 0 GROUP BY lexeme),
-        average AS (SELECT greatest(avg(len), 1) AS len FROM matched)
-        SELECT p.seq AS key,
-          sum(ln(1 + (greatest(?::float8, df.n) - df.n + 0.5) / (df.n + 0.5))
-            * p.tf * ${K1 + 1} / (p.tf + ${K1} * (${1 - B} + ${B} * p.len / average.len)))::float8 AS score
-        FROM postings p JOIN df USING (lexeme) CROSS JOIN average
-        WHERE p.tf > 0
-        GROUP BY p.seq ORDER BY score DESC, p.seq LIMIT ?`),
-      [tsquery, ...where.params, words, contextWeight, await this.corpusSize(), limit]);
-      return rows;
-    }
+    const join = hasFilter(filter) ? 'JOIN conversations c ON c.id = m.conversation_id' : '';
     const { rows } = await this.pool.query<ScoredKey>(numbered(`
-      SELECT m.seq AS key, ts_rank(?::float4[], m.search_tsv, to_tsquery('english', ?))::float8 AS score
-      FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE m.search_tsv @@ to_tsquery('english', ?) AND ${where.sql}
-      ORDER BY score DESC, m.seq LIMIT ?`),
-    [`{0,0,${contextWeight},1}`, tsquery, tsquery, ...where.params, limit]);
+      SELECT s.seq AS key, ts_rank(?::float4[], s.search_tsv, to_tsquery('english', ?))::float8 AS score
+      FROM (SELECT m.seq, m.search_tsv FROM messages m ${join}
+        WHERE m.search_tsv @@ to_tsquery('english', ?) AND ${where.sql} ORDER BY m.seq DESC LIMIT ?) s
+      ORDER BY score DESC, s.seq LIMIT ?`),
+    [`{0,0,${contextWeight},1}`, tsquery, tsquery, ...where.params, this.maxScored, limit]);
     return rows;
   }
 
@@ -83,19 +167,11 @@ export class PostgresMessageSearch implements MessageSearchReader {
   async hydrate(keys: readonly number[]): Promise<MessageHit[]> {
     const { rows } = await this.pool.query<HitColumns>({
       text: `SELECT ${HIT_COLUMNS} FROM messages m JOIN conversations c ON c.id = m.conversation_id
-        WHERE m.seq = ANY($1::bigint[])`,
+        LEFT JOIN embedding_jobs j ON j.message_seq = m.seq WHERE m.seq = ANY($1::bigint[])`,
       values: [keys],
       rowMode: 'array',
     });
     const byKey = new Map(rows.map((row) => [row[0], hitFromColumns(row)]));
     return keys.flatMap((key) => byKey.get(key) ?? []);
-  }
-
-  /** Messages in the store, for IDF: refreshed at most every few seconds, since only its logarithm matters. */
-  private async corpusSize(): Promise<number> {
-    if (this.corpus && Date.now() - this.corpus.at < CORPUS_SIZE_TTL_MS) return this.corpus.size;
-    const { rows } = await this.pool.query<{ n: number }>('SELECT coalesce(sum(message_count), 0) AS n FROM conversations');
-    this.corpus = { size: rows[0]!.n, at: Date.now() };
-    return this.corpus.size;
   }
 }

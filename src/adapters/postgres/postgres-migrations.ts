@@ -92,6 +92,43 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'embedding jobs apart from messages',
+    sql: `
+      -- A message row is written once: its embedding state lives in a job row that completion deletes, so the
+      -- messages table and its indexes (the full text's GIN above all) no longer carry a dead version of every
+      -- message per status change, which searches had to wade through.
+      CREATE TABLE embedding_jobs (
+        message_seq   bigint PRIMARY KEY REFERENCES messages (seq) ON DELETE CASCADE,
+        attempts      integer NOT NULL DEFAULT 0,
+        failed        boolean NOT NULL DEFAULT false,
+        error         text,
+        -- A replica's claim on the job lapses at this instant.
+        claimed_until timestamptz
+      );
+      CREATE INDEX embedding_jobs_open ON embedding_jobs (message_seq) WHERE NOT failed;
+      INSERT INTO embedding_jobs (message_seq, attempts, failed, error, claimed_until)
+        SELECT seq, embedding_attempts, embedding_status = 'failed', embedding_error, claimed_until
+        FROM messages WHERE embedding_status <> 'done';
+      DROP INDEX messages_embedding_open;
+      ALTER TABLE messages DROP COLUMN embedding_status, DROP COLUMN embedding_id, DROP COLUMN embedding_attempts,
+        DROP COLUMN embedding_error, DROP COLUMN claimed_until;
+    `,
+  },
+  {
+    version: 4,
+    name: 'vectors know their conversation, stored inline',
+    sql: `
+      -- A filtered vector search admits vectors by conversation while it walks the index, with no join first.
+      ALTER TABLE message_vectors ADD COLUMN conversation_id text;
+      UPDATE message_vectors v SET conversation_id = m.conversation_id FROM messages m WHERE m.seq = v.message_seq;
+      ALTER TABLE message_vectors ALTER COLUMN conversation_id SET NOT NULL;
+      CREATE INDEX message_vectors_conversation ON message_vectors (conversation_id);
+      -- Inline rather than TOASTed where it fits a page (a 768-dimension vector is 3 kB): an exact scan reads the row alone.
+      ALTER TABLE message_vectors ALTER COLUMN embedding SET STORAGE MAIN;
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock that lets one replica migrate while the others wait. */

@@ -71,6 +71,32 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
+/** SQLSTATEs after which the same work, run again, can succeed: deadlock_detected, serialization_failure. */
+const TRANSIENT_CONFLICTS = new Set(['40P01', '40001']);
+
+/**
+ * Runs `work` (a statement or a whole transaction, which the server rolled back) again when the server broke a
+ * deadlock or a serialization conflict by failing it: a few times, after a short random pause.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= attempts || code === undefined || !TRANSIENT_CONFLICTS.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+/**
+ * A message's embedding state, from its job (`LEFT JOIN embedding_jobs j ON j.message_seq = m.seq`): a message
+ * without one has its vector stored (a new model gives every message a job again).
+ */
+export const EMBEDDING_COLUMNS = `CASE WHEN j.message_seq IS NULL THEN m.seq::text END AS embedding_id,
+  CASE WHEN j.message_seq IS NULL THEN 'done' WHEN j.failed THEN 'failed' ELSE 'pending' END AS embedding_status`;
+
 /** pgvector's text form of a vector: '[0.1,0.2,…]'. */
 export const toVectorText = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;
 export const fromVectorText = (text: string): Float32Array => Float32Array.from(JSON.parse(text) as number[]);

@@ -46,10 +46,10 @@ export class PostgresPruningReader implements PruningReader {
             ORDER BY m.position LIMIT 1), '') AS preview
         FROM conversations c
         WHERE ${IDLE_WHERE}
-        ORDER BY (c.importance_score <= $2) DESC, greatest(c.last_accessed_at, c.updated_at) ASC, c.id
+        ORDER BY (c.importance_score <= $2::float8) DESC, greatest(c.last_accessed_at, c.updated_at) ASC, c.id
         LIMIT $3`, [query.idleBefore, query.importanceThreshold, query.limit]),
       this.pool.query<{ total: number; archivable: number }>(`
-        SELECT count(*) AS total, count(*) FILTER (WHERE c.importance_score <= $2) AS archivable
+        SELECT count(*) AS total, count(*) FILTER (WHERE c.importance_score <= $2::float8) AS archivable
         FROM conversations c WHERE ${IDLE_WHERE}`, [query.idleBefore, query.importanceThreshold]),
     ]);
     return { items: items.rows, ...counts.rows[0]! };

@@ -1,0 +1,114 @@
+import type { Pool } from './postgres-pool.js';
+
+/** Messages whose words make the sample of the store's vocabulary (the newest ones). */
+const SAMPLE_SIZE = 5_000;
+/** A lexeme seen fewer times in the sample is counted exactly (it is rare, so the count is cheap). */
+const SAMPLE_MIN_COUNT = 5;
+/** How long a sample, the store's size and an exact count are trusted: document frequencies only matter by their logarithm. */
+const STATISTICS_TTL_MS = 60_000;
+/** An exact count is trusted this long: a rare word stays rare. */
+const EXACT_TTL_MS = 10 * 60_000;
+/** Exact counts stop here: a word with more matches than this is no longer rare, and its idf hardly moves. */
+const EXACT_COUNT_CAP = 20_000;
+/** Words and counts kept at most (all are dropped past it). */
+const MAX_COUNTS = 20_000;
+
+export interface TermStatisticsSnapshot {
+  /** Messages in the store. */
+  corpus: number;
+  /** The average full-text length (lexemes, own and neighbours') of a message. */
+  averageLength: number;
+}
+
+/**
+ * How many messages hold each word, for BM25's inverse document frequency and for telling a question's common words
+ * from its informative ones, without counting a common word's matches at query time (the cost that made full text
+ * on PostgreSQL seconds slow): the newest messages are sampled behind the queries, a word frequent there is
+ * estimated from its share, and a word rare there is counted exactly through the GIN index, which is cheap because
+ * it is rare. Kept per replica; a minute stale at most.
+ */
+export class PostgresTermStatistics {
+  private sample: { counts: Map<string, number>; size: number; at: number; averageLength: number } | null = null;
+  private sampling: Promise<void> | null = null;
+  private corpus: { size: number; at: number } | null = null;
+  private readonly exact = new Map<string, { n: number; at: number }>();
+  private readonly stems = new Map<string, string | null>();
+
+  constructor(private readonly pool: Pool) {}
+
+  /** The stored lexemes of plain words (English stemming, as the index has them); stopwords give none. */
+  async lexemes(words: readonly string[]): Promise<string[]> {
+    const unknown = [...new Set(words.filter((word) => !this.stems.has(word)))];
+    if (unknown.length > 0) {
+      const { rows } = await this.pool.query<{ word: string; lexeme: string | null }>(`SELECT w AS word,
+        (SELECT lexeme FROM unnest(to_tsvector('english', w)) LIMIT 1) AS lexeme FROM unnest($1::text[]) w`, [unknown]);
+      if (this.stems.size > MAX_COUNTS) this.stems.clear();
+      for (const row of rows) this.stems.set(row.word, row.lexeme);
+    }
+    return [...new Set(words.map((word) => this.stems.get(word) ?? null).filter((lexeme): lexeme is string => lexeme !== null))];
+  }
+
+  async snapshot(): Promise<TermStatisticsSnapshot> {
+    const [corpus, sample] = await Promise.all([this.corpusSize(), this.currentSample()]);
+    return { corpus, averageLength: sample.averageLength };
+  }
+
+  /** Messages holding each lexeme (in their own words or their neighbours'), estimated or counted. */
+  async documentFrequencies(lexemes: readonly string[]): Promise<Map<string, number>> {
+    const [corpus, sample] = await Promise.all([this.corpusSize(), this.currentSample()]);
+    const result = new Map<string, number>();
+    const toCount: string[] = [];
+    const now = Date.now();
+    for (const lexeme of lexemes) {
+      const seen = sample.counts.get(lexeme) ?? 0;
+      const counted = this.exact.get(lexeme);
+      if (seen >= SAMPLE_MIN_COUNT && sample.size > 0) result.set(lexeme, Math.round((seen / sample.size) * corpus));
+      else if (counted && now - counted.at < EXACT_TTL_MS) result.set(lexeme, counted.n);
+      else toCount.push(lexeme);
+    }
+    if (toCount.length > 0) {
+      const { rows } = await this.pool.query<{ lexeme: string; n: number }>(`SELECT l AS lexeme,
+        (SELECT count(*) FROM (SELECT 1 FROM messages WHERE search_tsv @@ quote_literal(l)::tsquery LIMIT $2) s) AS n
+        FROM unnest($1::text[]) l`, [toCount, EXACT_COUNT_CAP]);
+      if (this.exact.size > MAX_COUNTS) this.exact.clear();
+      for (const row of rows) {
+        this.exact.set(row.lexeme, { n: row.n, at: now });
+        result.set(row.lexeme, row.n);
+      }
+    }
+    return result;
+  }
+
+  /** Messages in the store. */
+  async corpusSize(): Promise<number> {
+    if (this.corpus && Date.now() - this.corpus.at < STATISTICS_TTL_MS) return this.corpus.size;
+    const { rows } = await this.pool.query<{ n: number }>('SELECT coalesce(sum(message_count), 0) AS n FROM conversations');
+    this.corpus = { size: rows[0]!.n, at: Date.now() };
+    return this.corpus.size;
+  }
+
+  /** The current sample; a stale one is answered while its successor is taken behind. */
+  private async currentSample() {
+    if (this.sample && Date.now() - this.sample.at >= STATISTICS_TTL_MS) void this.refresh();
+    if (!this.sample) await this.refresh();
+    return this.sample!;
+  }
+
+  private refresh(): Promise<void> {
+    this.sampling ??= (async () => {
+      const [counts, sizes] = await Promise.all([
+        this.pool.query<{ lexeme: string; n: number }>(`SELECT u.lexeme, count(*) AS n
+          FROM (SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT $1) s, unnest(s.search_tsv) u GROUP BY u.lexeme`, [SAMPLE_SIZE]),
+        this.pool.query<{ size: number; length: number | null }>(`SELECT count(*) AS size, avg(length(search_tsv))::float8 AS length
+          FROM (SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT $1) s`, [SAMPLE_SIZE]),
+      ]);
+      this.sample = {
+        counts: new Map(counts.rows.map((row) => [row.lexeme, row.n])),
+        size: sizes.rows[0]!.size,
+        averageLength: Math.max(1, sizes.rows[0]!.length ?? 1),
+        at: Date.now(),
+      };
+    })().finally(() => { this.sampling = null; });
+    return this.sampling;
+  }
+}

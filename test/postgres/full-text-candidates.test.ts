@@ -1,0 +1,116 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
+import { PostgresMessageSearch } from '../../src/adapters/postgres/postgres-message-search.js';
+import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
+import { naturalLanguageQuery } from '../../src/domain/full-text-query.js';
+import { newId } from '../../src/domain/ids.js';
+import type { ScoredKey, SearchFilter } from '../../src/domain/search.js';
+import { POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
+
+/**
+ * Full text on PostgreSQL ranks a bounded set of candidates (postgres-message-search.ts). On a store small enough
+ * for every match to be a candidate it must give exactly what BM25 over every match gives, ties included; with a
+ * tiny bound, every result must still carry the reference's score, in the reference's order.
+ */
+const CONTEXT_WEIGHT = 0.5;
+
+/** BM25 of every match of the question's words, computed from scratch: exact document frequencies, every match scored. */
+async function reference(pool: Pool, question: string, filter: { folder?: string }, limit: number): Promise<ScoredKey[]> {
+  const words = question.toLowerCase().match(/[a-z]+/g)!;
+  const { rows } = await pool.query<ScoredKey>(`
+    WITH words AS (SELECT DISTINCT (SELECT lexeme FROM unnest(to_tsvector('english', w)) LIMIT 1) AS lexeme FROM unnest($1::text[]) w),
+    corpus AS (SELECT count(*)::float8 AS n, avg(length(search_tsv))::float8 AS len FROM messages),
+    df AS (SELECT lexeme, (SELECT count(*) FROM messages WHERE search_tsv @@ quote_literal(lexeme)::tsquery)::float8 AS n
+      FROM words WHERE lexeme IS NOT NULL),
+    scored AS (
+      SELECT m.seq, df.lexeme, ln(1 + (corpus.n - df.n + 0.5) / (df.n + 0.5)) AS idf,
+        ts_rank($2::float4[], m.search_tsv, quote_literal(df.lexeme)::tsquery, 0) / 0.6079271 AS tf,
+        length(m.search_tsv) / corpus.len AS relative_length
+      FROM messages m JOIN conversations c ON c.id = m.conversation_id CROSS JOIN df CROSS JOIN corpus
+      WHERE ($3::text IS NULL OR c.folder = $3 OR c.folder LIKE $3 || '/%'))
+    SELECT seq AS key, round(sum(idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * relative_length)))::numeric, 9)::float8 AS score
+    FROM scored WHERE tf > 0 GROUP BY seq ORDER BY score DESC, seq LIMIT $4`,
+  [words, `{0,0,${CONTEXT_WEIGHT},1}`, filter.folder ?? null, limit]);
+  return rows;
+}
+
+const QUESTIONS = [
+  'Where did the walrus keeper travel in spring?',
+  'What did the keeper say about the lighthouse?',
+  'Which recipe uses saffron and fennel?',
+  'anything about the harbour',
+];
+
+function assertSameRanking(actual: ScoredKey[], expected: ScoredKey[], what: string): void {
+  assert.deepEqual(actual.map((hit) => hit.key), expected.map((hit) => hit.key), `${what}: keys`);
+  actual.forEach((hit, i) => assert.ok(Math.abs(hit.score - expected[i]!.score) < 1e-6, `${what}: score of ${hit.key}`));
+}
+
+for (const target of POSTGRES_TARGETS) {
+  describe(`bounded full-text ranking (${target.name})`, () => {
+    let database: PostgresDatabase;
+    let storage: PostgresStorage;
+    let pool: Pool;
+
+    before(async () => {
+      database = await target.open();
+      storage = await openPostgresStorage({ url: database.url, poolSize: 2 });
+      pool = createPool(database.url, 2);
+      const policy = { maxMessagesPerConversation: 100, sessionGapMs: 60_000 };
+      const topics = [
+        'the walrus keeper went to travel north in spring', 'the lighthouse keeper kept the lamp burning',
+        'a saffron risotto with fennel and lemon', 'fennel salad for spring', 'the harbour was quiet this morning',
+        'we talked about travel plans again', 'keeper of the harbour lights', 'nothing much happened today',
+      ];
+      for (let c = 0; c < 12; c += 1) {
+        // Identical conversations in two folders: their messages tie on every score.
+        const messages = Array.from({ length: 6 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+          content: `${topics[(c + i) % topics.length]}${i % 3 === 0 ? ' and the keeper again' : ''}` }));
+        await storage.conversations.create({ id: newId(), label: 'l', folder: c % 2 ? '/a' : '/b', importanceScore: 5,
+          now: '2026-01-01T00:00:00.000Z', messages: c >= 6 ? messages : messages.slice().reverse() }, policy);
+      }
+    });
+    after(async () => {
+      await pool?.end();
+      await storage?.close();
+      await database?.stop();
+    });
+
+    test('every match is a candidate on a small store: the same keys and scores as BM25 over every match, ties by key', async () => {
+      for (const question of QUESTIONS) {
+        for (const filter of [{}, { folder: '/a' }] as Array<{ folder?: string }>) {
+          const words = naturalLanguageQuery(question)!;
+          const actual = await storage.search.fullText(words, filter as SearchFilter, 20, { contextWeight: CONTEXT_WEIGHT });
+          const expected = await reference(pool, question, filter, 20);
+          assert.ok(expected.length > 0, question);
+          assert.ok(new Set(expected.map((hit) => hit.score)).size < expected.length, `${question}: the store has ties`);
+          assertSameRanking(actual, expected, `${question} ${JSON.stringify(filter)}`);
+        }
+      }
+    });
+
+    test('with a bound of a few matches, each result is a match with the reference score, in the reference order', async () => {
+      const bounded = new PostgresMessageSearch(pool, 8);
+      for (const question of QUESTIONS) {
+        const words = naturalLanguageQuery(question)!;
+        const actual = await bounded.fullText(words, {}, 10, { contextWeight: CONTEXT_WEIGHT });
+        const everything = await reference(pool, question, {}, 1_000);
+        const scoreOf = new Map(everything.map((hit) => [hit.key, hit.score]));
+        assert.ok(actual.length > 0 && actual.length <= 10, question);
+        for (const hit of actual) assert.ok(Math.abs(hit.score - scoreOf.get(hit.key)!) < 1e-6, `${question}: ${hit.key}`);
+        const inReferenceOrder = everything.filter((hit) => actual.some((found) => found.key === hit.key)).slice(0, actual.length);
+        assertSameRanking(actual, inReferenceOrder, question);
+      }
+    });
+
+    test('the rarest word\'s matches are always candidates, however common the others are', async () => {
+      const bounded = new PostgresMessageSearch(pool, 8);
+      const actual = await bounded.fullText(naturalLanguageQuery('saffron keeper travel harbour')!, {}, 100, { contextWeight: CONTEXT_WEIGHT });
+      const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM messages WHERE search_tsv @@ 'saffron'::tsquery ORDER BY seq`);
+      assert.ok(rows.length > 0);
+      const found = new Set(actual.map((hit) => hit.key));
+      for (const row of rows) assert.ok(found.has(row.seq), `message ${row.seq}, which holds "saffron", is ranked`);
+    });
+  });
+}
