@@ -9,7 +9,8 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
   if (config.storage.driver === 'postgres') {
     return openPostgresStorage({
       url: config.storage.url, poolSize: config.storage.pool_size, exactMaxCandidates: config.search.exact_max_candidates,
-      vectorIndex: { kind: config.storage.vector_index, probeShare: config.storage.ivfflat_probe_share },
+      vectorIndex: { kind: config.storage.vector_index, probeShare: config.storage.ivfflat_probe_share,
+        efSearch: config.storage.hnsw_ef_search },
       log,
     });
   }

@@ -45,12 +45,14 @@ export const ConfigSchema = Type.Object({
     /** postgres only: connections this replica keeps open. */
     pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
     /**
-     * postgres only: the pgvector index of the vectors. ivfflat: lists learned from the stored vectors (built once
-     * there are 10,000, built again each time they double; exact scans before), a share of them probed a search.
-     * hnsw: pgvector's graph. On the builtin engine's vectors ivfflat finds far more of the exact ten
-     * (docs/performance.md, "PostgreSQL: ivfflat").
+     * postgres only: the pgvector index of the vectors. hnsw: pgvector's graph over the vectors as halfvec, built as
+     * they arrive. ivfflat: lists learned from the stored vectors (built once there are 10,000, built again each
+     * time they double; exact scans before), a share of them probed a search: slower and less exact at size on
+     * real text (docs/deploy.md).
      */
-    vector_index: Type.Union([Type.Literal('ivfflat'), Type.Literal('hnsw')], { default: 'ivfflat' }),
+    vector_index: Type.Union([Type.Literal('ivfflat'), Type.Literal('hnsw')], { default: 'hnsw' }),
+    /** postgres, hnsw: the graph search's candidate list (hnsw.ef_search), at least: more finds more of the exact best, slower. */
+    hnsw_ef_search: Type.Integer({ default: 400, minimum: 10, maximum: 1000 }),
     /** postgres, ivfflat: the share of the lists a search probes: more finds more of the exact best, slower. */
     ivfflat_probe_share: Type.Number({ default: 0.2, exclusiveMinimum: 0, maximum: 1 }),
     /**

@@ -139,7 +139,9 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
    * lock, so replicas starting together do it once.
    */
   async recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo> {
-    return inTransaction(this.pool, async (client) => {
+    // A graph built concurrently by another replica waits for this transaction while it waits for the build's lock:
+    // the server breaks the cycle by failing one of them, and this one is then run again.
+    return retryOnConflict(() => inTransaction(this.pool, async (client) => {
       await client.query('LOCK TABLE service_state IN SHARE ROW EXCLUSIVE MODE');
       const { rows } = await client.query<{ value: string }>('SELECT value FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
       if (rows[0]) return JSON.parse(rows[0].value) as EmbeddingModelInfo;
@@ -150,6 +152,6 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
         await client.query(`ALTER TABLE message_vectors ALTER COLUMN embedding TYPE vector(${dimension})`);
       });
       return info;
-    });
+    }));
   }
 }
