@@ -239,6 +239,7 @@ function buildEmbeddingWorker(config: Config, storage: Storage, provider: Embedd
     onEmbedded: (count) => embeddedTotal.inc(count),
     maxYieldMs: config.embedding_worker.max_yield_ms,
     writesWaiting: () => writes.waiting(),
+    overlapCompletion: storage.openLocalIndex === null,
   }, log);
 }
 

@@ -27,6 +27,11 @@ export interface EmbeddingWorkerOptions {
   maxYieldMs?: number;
   /** Writes of messages waiting on the store now (WritesInFlight); absent: the worker never yields. */
   writesWaiting?: () => number;
+  /**
+   * The store indexes vectors as it stores them (PostgreSQL: the graph is updated in the completing statement): one
+   * completion then runs while the next batch is embedded, as a local index's insert does.
+   */
+  overlapCompletion?: boolean;
 }
 
 /**
@@ -67,6 +72,8 @@ export class EmbeddingWorker {
   private cycle: Promise<void> | null = null;
   /** The previous batch's insert into the index thread: the next batch is embedded while it runs. */
   private indexing: Promise<void> = Promise.resolve();
+  /** With overlapCompletion, the previous batch's completion in the store (it never rejects). */
+  private completing: Promise<void> = Promise.resolve();
   /** Vectors of the batch being stored and not yet handed to the index. */
   private storing = 0;
   /** When the worker began leaving the cores to waiting writes (null: not yielding). */
@@ -104,6 +111,7 @@ export class EmbeddingWorker {
     if (this.saveTimer) clearInterval(this.saveTimer);
     this.bridgeWatch?.abort();
     await this.cycle;
+    await this.completing;
     await this.indexing;
     await this.holder.save();
   }
@@ -127,8 +135,11 @@ export class EmbeddingWorker {
       }
       const pending = await this.queue.pendingCount();
       if (pending === 0 || this.holder.current().mismatch) {
+        await this.completing;
         await this.indexing;
-        return;
+        // A completion that was still running may have failed, leaving its messages pending: look again.
+        if (this.holder.current().mismatch || (await this.queue.pendingCount()) === 0) return;
+        continue;
       }
       if (this.state.consecutiveFailures > 0) throw new Error(this.state.lastError ?? 'embedding failed');
       this.cycle = this.runCycle();
@@ -221,6 +232,12 @@ export class EmbeddingWorker {
     }
     if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) return;
     const items = batch.map((message, i) => ({ key: message.key, vector: result.vectors[i]! }));
+    if (this.options.overlapCompletion) {
+      await this.completing;
+      this.storing += items.length;
+      this.completing = this.completeInStore(result.model, items).finally(() => { this.storing -= items.length; });
+      return;
+    }
     // From the moment the store may show these messages done until their insert is under way, they count as
     // indexing: the store commits on its writer thread, and a status read can come in before the answer does.
     this.storing += items.length;
@@ -246,6 +263,24 @@ export class EmbeddingWorker {
     this.options.onEmbedded?.(kept.length);
     this.state.lastSuccessAt = new Date().toISOString();
     this.state.lastError = null;
+  }
+
+  /**
+   * Stores a batch while the next one is embedded. A failure leaves its messages claimed until their lease lapses
+   * (then they are embedded again) and makes the next cycle back off as a failed batch would.
+   */
+  private async completeInStore(model: string, items: Array<{ key: number; vector: Float32Array }>): Promise<void> {
+    try {
+      const stored = await this.queue.complete(model, items);
+      this.state.embeddedSinceStart += stored.length;
+      this.options.onEmbedded?.(stored.length);
+      this.state.lastSuccessAt = new Date().toISOString();
+      this.state.lastError = null;
+    } catch (error) {
+      this.state.consecutiveFailures += 1;
+      this.state.lastError = (error as Error).message;
+      this.log.warn({ err: error }, 'storing embedded vectors failed; their messages are embedded again once their claim lapses');
+    }
   }
 
   /** A batch the bridge refuses outright: embed one by one so a single bad message cannot block the rest. */

@@ -1,5 +1,5 @@
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
-import { planAppend } from '../../domain/append-plan.js';
+import { EMPTY_CONVERSATION, planAppend } from '../../domain/append-plan.js';
 import { newMessageId } from '../../domain/ids.js';
 import type {
   AppendPolicy,
@@ -15,19 +15,27 @@ import type {
 } from '../../ports/conversation-store.js';
 import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
-import { insertMessages } from './postgres-fts-index.js';
+import { insertMessages, messageInsertCtes } from './postgres-fts-index.js';
 import { EMBEDDING_COLUMNS, inTransaction, numbered, type Pool, type PoolClient } from './postgres-pool.js';
 
 export class PostgresConversationStore implements ConversationStore {
   constructor(private readonly pool: Pool) {}
 
+  /** One statement, so one round trip: the conversation with its final counters, its messages and their jobs. */
   async create(input: NewConversation, policy: AppendPolicy): Promise<Conversation> {
-    await inTransaction(this.pool, async (client) => {
-      await client.query(`INSERT INTO conversations (id, label, folder, importance_score, created_at, updated_at, last_accessed_at)
-        VALUES ($1, $2, $3, $4, $5, $5, $5)`, [input.id, input.label, input.folder, input.importanceScore, input.now]);
-      await this.appendInTransaction(client, input.id, input.messages, input.now, policy);
-    });
-    return (await this.get(input.id))!;
+    const plan = planAppend(EMPTY_CONVERSATION, input.messages, input.now, policy);
+    const messages = plan.messages.map((planned) => ({ id: newMessageId(), ...planned }));
+    const { counters } = plan;
+    const conversation = `INSERT INTO conversations (id, label, folder, importance_score, message_count, word_count, session_count,
+        last_message_at, created_at, updated_at, last_accessed_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $9) RETURNING *`;
+    const values = [input.id, input.label, input.folder, input.importanceScore, counters.messageCount, counters.wordCount,
+      counters.sessionCount, counters.lastMessageAt, input.now];
+    const insert = messages.length > 0 ? messageInsertCtes(input.id, messages, values.length + 1) : null;
+    const { rows } = await this.pool.query<ConversationRow>(
+      `WITH conversation AS (${conversation})${insert ? `, ${insert.sql}` : ''} SELECT * FROM conversation`,
+      [...values, ...(insert?.params ?? [])]);
+    return toConversation(rows[0]!);
   }
 
   async get(id: string): Promise<Conversation | null> {

@@ -18,29 +18,41 @@ export interface NewMessageRow {
 }
 
 /**
- * Inserts messages appended to a conversation (positions consecutive from the first one's), each with its full
- * text and its embedding job, in one statement: a message row is written once, never updated after, so neither
- * the table nor its indexes carry dead versions of it. The message before the first one gained a next neighbour:
- * its full text is written again (one row per append). Runs in the transaction that appends.
+ * The CTEs (`input`, `earlier`, `inserted`, `jobs`) that insert messages appended to a conversation, positions
+ * consecutive from the first one's, each with its full text and its embedding job: a message row is written once,
+ * never updated after, so neither the table nor its indexes carry dead versions of it. Parameters are numbered from
+ * `from`; the statement that holds the CTEs may add its own before them.
+ */
+export function messageInsertCtes(conversationId: string, messages: readonly NewMessageRow[], from: number) {
+  const $ = (n: number) => `$${from + n}`;
+  return {
+    sql: `
+    input AS (
+      SELECT * FROM unnest(${$(0)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[])
+        AS i(id, position, role, content, timestamp, metadata)),
+    earlier AS (SELECT content FROM messages WHERE conversation_id = ${$(1)} AND position = ${$(7)} - 1),
+    inserted AS (
+      INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata, search_tsv)
+      SELECT id, ${$(1)}, position, role, content, timestamp, metadata,
+        ${searchVector('content', 'coalesce(lag(content) OVER w, (SELECT content FROM earlier))', 'lead(content) OVER w')}
+      FROM input WINDOW w AS (ORDER BY position)
+      RETURNING seq),
+    jobs AS (INSERT INTO embedding_jobs (message_seq) SELECT seq FROM inserted)`,
+    params: [messages.map((m) => m.id), conversationId, messages.map((m) => m.position), messages.map((m) => m.role),
+      messages.map((m) => m.content), messages.map((m) => m.timestamp),
+      messages.map((m) => (m.metadata === null ? null : JSON.stringify(m.metadata))), messages[0]?.position ?? 0],
+  };
+}
+
+/**
+ * Inserts messages appended to a conversation (messageInsertCtes) in one statement. The message before the first one
+ * gained a next neighbour: its full text is written again (one row per append). Runs in the transaction that appends.
  */
 export async function insertMessages(db: Queryable, conversationId: string, messages: readonly NewMessageRow[]): Promise<void> {
   if (messages.length === 0) return;
+  const insert = messageInsertCtes(conversationId, messages, 1);
+  await db.query(`WITH ${insert.sql} SELECT 1`, insert.params);
   const first = messages[0]!.position;
-  await db.query(`
-    WITH input AS (
-      SELECT * FROM unnest($1::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
-        AS i(id, position, role, content, timestamp, metadata)),
-    earlier AS (SELECT content FROM messages WHERE conversation_id = $2 AND position = $8 - 1),
-    inserted AS (
-      INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata, search_tsv)
-      SELECT id, $2, position, role, content, timestamp, metadata,
-        ${searchVector('content', 'coalesce(lag(content) OVER w, (SELECT content FROM earlier))', 'lead(content) OVER w')}
-      FROM input WINDOW w AS (ORDER BY position)
-      RETURNING seq)
-    INSERT INTO embedding_jobs (message_seq) SELECT seq FROM inserted`,
-  [messages.map((m) => m.id), conversationId, messages.map((m) => m.position), messages.map((m) => m.role),
-    messages.map((m) => m.content), messages.map((m) => m.timestamp),
-    messages.map((m) => (m.metadata === null ? null : JSON.stringify(m.metadata))), first]);
   if (first > 0) {
     await db.query(`
       UPDATE messages m SET search_tsv = ${searchVector('m.content', 'p.content', '$3::text')}

@@ -140,12 +140,13 @@ export class ContextService {
     // Handled here too, so a failure is not an unhandled rejection if another recall throws first.
     pendingSemantic.catch(() => undefined);
     await nextTurn();
-    const keyword = request.ranking === 'relevance'
-      ? await rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword)
-      : [];
     const fill = Math.ceil(availableTokens(request.budget) / FILL_TOKENS_PER_MESSAGE);
-    const pinned = await reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(CONTEXT_RECALL.pinned, fill));
-    const recent = await reader.recentMessageKeys(filter, since, Math.min(CONTEXT_RECALL.recent, fill));
+    // Together: a driver with a connection pool (PostgreSQL) runs them at once rather than one round trip after another.
+    const [keyword, pinned, recent] = await Promise.all([
+      request.ranking === 'relevance' ? rankings.keywordRanking(request.query, filter, CONTEXT_RECALL.keyword) : [],
+      reader.pinnedMessageKeys(filter, PINNED_IMPORTANCE, Math.min(CONTEXT_RECALL.pinned, fill)),
+      reader.recentMessageKeys(filter, since, Math.min(CONTEXT_RECALL.recent, fill)),
+    ]);
     const semantic = await pendingSemantic;
 
     const keywordScores = new Map(keyword.map((item) => [item.key, item.score]));
