@@ -90,7 +90,8 @@ export const scenario: Scenario = {
         notes: table,
       };
     } finally {
-      if (database) await dropDatabase(server, database).catch(() => {});
+      if (database && !context.keepData) await dropDatabase(server, database).catch(() => {});
+      else if (database) context.log(`kept database ${database}`);
       await pglite?.stop();
       for (const dir of dirs) if (!context.keepData) rmSync(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import type { Storage } from './ports/storage.js';
 export async function openStorage(config: Config, log?: Logger): Promise<Storage> {
   if (config.storage.driver === 'postgres') {
     return openPostgresStorage({
-      url: config.storage.url, poolSize: config.storage.pool_size, exactMaxCandidates: config.search.exact_max_candidates,
+      url: config.storage.url, poolSize: config.storage.pool_size,
       vectorIndex: { kind: config.storage.vector_index, probeShare: config.storage.ivfflat_probe_share,
         efSearch: config.storage.hnsw_ef_search },
       log,

@@ -151,7 +151,7 @@ export const ConfigSchema = Type.Object({
   search: Type.Object({
     /** hybrid measured best on LoCoMo (see README); semantic and keyword are there per request. */
     default_mode: Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('keyword')], { default: 'hybrid' }),
-    /** Either driver: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index. */
+    /** sqlite: a filtered semantic search matching at most this many vectors ranks them exactly instead of using the index (postgres: 20,000, docs/deploy.md). */
     exact_max_candidates: Type.Integer({ default: 4000, minimum: 0, maximum: 1_000_000 }),
     /**
      * SQLite: an unfiltered semantic search takes depth x this (+ 16) candidates from the index, best first by the

@@ -90,6 +90,16 @@ for (const target of POSTGRES_TARGETS) {
       }
     });
 
+    test('a filter checked per candidate (as a broad one is) ranks as the filter searched from its conversations', async () => {
+      const perCandidate = new PostgresMessageSearch(pool, 1_000, 0);
+      for (const question of QUESTIONS) {
+        const words = naturalLanguageQuery(question)!;
+        const expected = await reference(pool, question, { folder: '/a' }, 20);
+        const actual = await perCandidate.fullText(words, { folder: '/a', archived: false }, 20, { contextWeight: CONTEXT_WEIGHT });
+        assertSameRanking(actual, expected, question);
+      }
+    });
+
     test('with a bound of a few matches, each result is a match with the reference score, in the reference order', async () => {
       const bounded = new PostgresMessageSearch(pool, 8);
       for (const question of QUESTIONS) {

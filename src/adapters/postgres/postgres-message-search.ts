@@ -1,7 +1,8 @@
 import type { FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
+import { folderSubtreeRange, hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
+import { admitsAtMostMessages } from './postgres-admitted-messages.js';
 import { numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
 import { PostgresTermStatistics } from './postgres-term-statistics.js';
@@ -18,6 +19,13 @@ const B = 0.75;
  * the rest of its informative words add their newest matches up to this many. Every match is ranked below it.
  */
 export const FULL_TEXT_MAX_SCORED = 2_000;
+/**
+ * The newest matches the words after the complete ones add, at most: found by walking the newest messages, which
+ * costs the count over the words' share of the store (500 of a word in 4% of it: about 12,500 rows read).
+ */
+const RECENT_MAX_SCORED = 500;
+/** A filter whose conversations hold at most this many messages is searched from them. */
+const NARROW_FILTER_MESSAGES = 20_000;
 /** A word in more than this share of the store (and in more messages than one query ranks) is common by default. */
 const DEFAULT_COMMON_SHARE = 0.5;
 /** Scores are rounded to this many decimals, so messages that tie tie exactly (whatever order the sum took) and rank by key. */
@@ -79,7 +87,8 @@ export function planCandidates(terms: readonly RankedTerm[], corpus: number, max
 export class PostgresMessageSearch implements MessageSearchReader {
   readonly statistics: PostgresTermStatistics;
 
-  constructor(private readonly pool: Pool, private readonly maxScored = FULL_TEXT_MAX_SCORED) {
+  constructor(private readonly pool: Pool, private readonly maxScored = FULL_TEXT_MAX_SCORED,
+    private readonly narrowFilterMessages = NARROW_FILTER_MESSAGES) {
     this.statistics = new PostgresTermStatistics(pool);
   }
 
@@ -99,8 +108,13 @@ export class PostgresMessageSearch implements MessageSearchReader {
       this.statistics.documentFrequencies(lexemes), this.statistics.snapshot()]);
     const terms = lexemes.map((lexeme) => ({ lexeme, documents: frequencies.get(lexeme) ?? 0 }));
     const plan = planCandidates(terms, corpus, this.maxScored, commonShare);
-    const where = searchFilterWhere(filter);
-    const join = hasFilter(filter) ? 'JOIN conversations c ON c.id = m.conversation_id' : '';
+    const where = searchFilterWhere(filter, folderSubtreeRange);
+    // A narrow filter's few conversations lead the plan; a broad one is checked per candidate (a key lookup each)
+    // rather than hashing every conversation it admits (the fence, OFFSET 0, keeps the planner from doing that).
+    const narrow = hasFilter(filter) && await admitsAtMostMessages(this.pool, filter, this.narrowFilterMessages);
+    const admitted = !hasFilter(filter) ? { from: '', where: '' }
+      : narrow ? { from: 'JOIN conversations c ON c.id = m.conversation_id', where: `AND ${where.sql}` }
+        : { from: `CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${where.sql} OFFSET 0) admitted`, where: '' };
     // Without context, lexemes match the message's own words only (weight A).
     const weight = contextWeight > 0 ? '' : ':A';
     const anyOf = (list: readonly string[]) => list.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'${weight}`).join(' | ');
@@ -108,14 +122,18 @@ export class PostgresMessageSearch implements MessageSearchReader {
     const params: unknown[] = [];
     // The parts are disjoint (a recent match holds no complete word), so their union needs no deduplication.
     const part = (tsquery: string, newest: number | null, excluding: string | null) => {
-      parts.push(`(SELECT m.seq, m.search_tsv FROM messages m ${join} WHERE m.search_tsv @@ ?::tsquery
-        ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} AND ${where.sql}
+      parts.push(`(SELECT m.seq, m.search_tsv FROM messages m ${admitted.from} WHERE m.search_tsv @@ ?::tsquery
+        ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} ${admitted.where}
         ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'})`);
-      params.push(tsquery, ...(excluding === null ? [] : [excluding]), ...where.params, ...(newest === null ? [] : [newest]));
+      const filterParams = hasFilter(filter) ? where.params : [];
+      params.push(...(narrow ? [] : filterParams), tsquery, ...(excluding === null ? [] : [excluding]), ...(narrow ? filterParams : []),
+        ...(newest === null ? [] : [newest]));
     };
     const complete = plan.complete.length > 0 ? anyOf(plan.complete) : null;
     if (complete) part(complete, null, null);
-    if (plan.recent.length > 0) part(anyOf(plan.recent), Math.max(limit, this.maxScored - plan.completeMatches), complete);
+    if (plan.recent.length > 0) {
+      part(anyOf(plan.recent), Math.max(limit, Math.min(RECENT_MAX_SCORED, this.maxScored - plan.completeMatches)), complete);
+    }
     if (!complete && plan.recent.length === 0 && plan.common.length > 0) part(anyOf(plan.common), limit, null);
     if (parts.length === 0) return [];
     const scored = [...plan.complete, ...plan.recent, ...plan.common];
@@ -123,24 +141,26 @@ export class PostgresMessageSearch implements MessageSearchReader {
       const n = Math.min(frequencies.get(lexeme) ?? 0, corpus);
       return Math.log(1 + (Math.max(corpus, n) - n + 0.5) / (n + 0.5));
     });
+    // Each candidate scored on its own (no join and regrouping of the wide tsvector rows): BM25 over the query's
+    // words, each word's tsquery parsed once.
     const { rows } = await this.pool.query<ScoredKey>(numbered(`
-      WITH candidates AS (${parts.join(' UNION ALL ')})
-      SELECT c.seq AS key, round(sum(t.idf * r.tf * ${K1 + 1}
-          / (r.tf + ${K1} * (${1 - B} + ${B} * length(c.search_tsv) / ?::float8)))::numeric, ${SCORE_DIGITS})::float8 AS score
+      WITH candidates AS (${parts.join(' UNION ALL ')}),
+      words AS MATERIALIZED (SELECT * FROM unnest(?::tsquery[], ?::float8[]) AS t(query, idf))
+      SELECT c.seq AS key, round((SELECT sum(w.idf * r.tf * ${K1 + 1}
+          / (r.tf + ${K1} * (${1 - B} + ${B} * length(c.search_tsv) / ?::float8)))
+        FROM words w CROSS JOIN LATERAL (SELECT ts_rank(?::float4[], c.search_tsv, w.query, 0) / ${SINGLE_OCCURRENCE_RANK} AS tf) r
+        WHERE r.tf > 0)::numeric, ${SCORE_DIGITS})::float8 AS score
       FROM candidates c
-      CROSS JOIN unnest(?::text[], ?::float8[]) AS t(lexeme, idf)
-      CROSS JOIN LATERAL (SELECT ts_rank(?::float4[], c.search_tsv, quote_literal(t.lexeme)::tsquery, 0) / ${SINGLE_OCCURRENCE_RANK} AS tf) r
-      WHERE r.tf > 0
-      GROUP BY c.seq ORDER BY score DESC, c.seq LIMIT ?`),
-    [...params, averageLength, scored, idf, `{0,0,${contextWeight},1}`, limit]);
-    return rows;
+      ORDER BY score DESC NULLS LAST, c.seq LIMIT ?`),
+    [...params, scored.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'`), idf, averageLength, `{0,0,${contextWeight},1}`, limit]);
+    return rows.filter((row) => row.score !== null && row.score > 0);
   }
 
   /** Phrases, prefixes and operators: the newest matches, at most maxScored of them, ranked by ts_rank. */
   private async rankedExpression(query: FullTextQuery, filter: SearchFilter, limit: number, contextWeight: number):
     Promise<ScoredKey[]> {
     const tsquery = toTsquery(query, contextWeight > 0 ? '' : 'A');
-    const where = searchFilterWhere(filter);
+    const where = searchFilterWhere(filter, folderSubtreeRange);
     const join = hasFilter(filter) ? 'JOIN conversations c ON c.id = m.conversation_id' : '';
     const { rows } = await this.pool.query<ScoredKey>(numbered(`
       SELECT s.seq AS key, ts_rank(?::float4[], s.search_tsv, to_tsquery('english', ?))::float8 AS score
@@ -152,7 +172,7 @@ export class PostgresMessageSearch implements MessageSearchReader {
   }
 
   async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {
-    const where = searchFilterWhere(filter);
+    const where = searchFilterWhere(filter, folderSubtreeRange);
     const { rows } = await this.pool.query<{ key: number; neighbour: number }>(numbered(`
       SELECT source.seq AS key, m.seq AS neighbour
       FROM messages source

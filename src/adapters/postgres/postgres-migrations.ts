@@ -121,6 +121,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     name: 'vectors know their conversation, stored inline',
     sql: `
       -- A filtered vector search admits vectors by conversation while it walks the index, with no join first.
+      -- Writing the column rewrites every vector: without its index, which a replica then builds again behind
+      -- (postgres-vector-index.ts), rather than inserting every vector into the graph once more here.
+      DROP INDEX IF EXISTS message_vectors_hnsw;
+      DROP INDEX IF EXISTS message_vectors_hnsw_half;
+      DROP INDEX IF EXISTS message_vectors_ivfflat;
+      DROP INDEX IF EXISTS message_vectors_ivfflat_next;
+      DELETE FROM service_state WHERE key = 'vector_index';
       ALTER TABLE message_vectors ADD COLUMN conversation_id text;
       UPDATE message_vectors v SET conversation_id = m.conversation_id FROM messages m WHERE m.seq = v.message_seq;
       ALTER TABLE message_vectors ALTER COLUMN conversation_id SET NOT NULL;

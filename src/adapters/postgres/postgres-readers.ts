@@ -4,7 +4,7 @@ import type { ContextReader } from '../../ports/context-reader.js';
 import type { LabelCentroid, LabelVectorReader } from '../../ports/label-vectors.js';
 import type { MessageActivityReader } from '../../ports/message-activity-reader.js';
 import type { IdleConversation, IdleConversationQuery, PruningReader } from '../../ports/pruning-reader.js';
-import { searchFilterWhere } from '../sql/filter-sql.js';
+import { folderSubtreeRange, searchFilterWhere } from '../sql/filter-sql.js';
 import { fromVectorText, numbered, type Pool } from './postgres-pool.js';
 
 /** The read sides that are one or two queries each: context recall, pruning, label vectors, activity. */
@@ -12,7 +12,7 @@ export class PostgresContextReader implements ContextReader {
   constructor(private readonly pool: Pool) {}
 
   async pinnedMessageKeys(filter: SearchFilter, minImportance: number, limit: number): Promise<number[]> {
-    const where = searchFilterWhere(filter);
+    const where = searchFilterWhere(filter, folderSubtreeRange);
     const { rows } = await this.pool.query<{ seq: number }>(numbered(`
       SELECT m.seq FROM conversations c JOIN messages m ON m.conversation_id = c.id
       WHERE c.importance_score >= ? AND ${where.sql}
@@ -21,7 +21,7 @@ export class PostgresContextReader implements ContextReader {
   }
 
   async recentMessageKeys(filter: SearchFilter, since: string, limit: number): Promise<number[]> {
-    const where = searchFilterWhere(filter);
+    const where = searchFilterWhere(filter, folderSubtreeRange);
     const { rows } = await this.pool.query<{ seq: number }>(numbered(`
       SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
       WHERE m.timestamp >= ? AND ${where.sql}

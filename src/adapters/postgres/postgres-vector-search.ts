@@ -1,11 +1,18 @@
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
-import { hasFilter, splitSearchFilterWhere } from '../sql/filter-sql.js';
+import { folderSubtreeRange, hasFilter, splitSearchFilterWhere } from '../sql/filter-sql.js';
+import { admitsAtMostMessages } from './postgres-admitted-messages.js';
 import { inTransaction, numbered, toVectorText, type Pool } from './postgres-pool.js';
 import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-index.js';
 
-/** Below this many admitted messages an exact scan is cheap and exact; above, the index scans iteratively. */
-export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
+/**
+ * Up to this many admitted messages an exact scan of their vectors is cheap and exact; above, the graph is walked
+ * iteratively. At 100,000 messages on real text, a folder of 10% (10,000 vectors) took about 20 ms exactly where the
+ * filtered graph walk took about 80 (bench/NOTES.md).
+ */
+export const EXACT_SEARCH_MAX_CANDIDATES = 20_000;
+/** Small plans only: parallel workers cost more to start than these statements take. */
+const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
 
 /**
  * Vector search in the database with pgvector. Without a filter: the index (see postgres-vector-index.ts). With one,
@@ -25,37 +32,33 @@ export class PostgresVectorSearch implements VectorSearch {
       return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
         ORDER BY ${distance} LIMIT ?`, [text, text, k]);
     }
-    const { conversations, messages } = splitSearchFilterWhere(filter);
+    const { conversations, messages } = splitSearchFilterWhere(filter, folderSubtreeRange);
     const admittedConversations = conversations ? `v.conversation_id IN (SELECT c.id FROM conversations c WHERE ${conversations.sql})` : 'TRUE';
     const byMessage = messages.sql === 'TRUE' ? 'TRUE' : `EXISTS (SELECT 1 FROM messages m WHERE m.seq = v.message_seq AND ${messages.sql})`;
     const where = `${admittedConversations} AND ${byMessage}`;
     const whereParams = [...(conversations?.params ?? []), ...messages.params];
-    if (await this.admitsAtMost(conversations, this.exactMaxCandidates)) {
+    if (await admitsAtMostMessages(this.pool, filter, this.exactMaxCandidates)) {
       // Full precision, and "+ 0" makes the order an expression no index serves: an exact scan of the admitted few.
       const exact = `(v.embedding <=> ?::vector)`;
-      const { rows } = await this.pool.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - ${exact} AS score
-        FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [text, ...whereParams, text, k]);
-      return rows;
+      return inTransaction(this.pool, async (client) => {
+        await client.query(NO_PARALLEL);
+        const { rows } = await client.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - ${exact} AS score
+          FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [text, ...whereParams, text, k]);
+        return rows;
+      });
     }
+    // The planner, seeing a filter, may prefer to sort every admitted vector: too many here, so the index must serve.
     return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k]);
-  }
-
-  /** Whether the conversations a filter admits hold at most `limit` messages (summed from their counters, not counted). */
-  private async admitsAtMost(conversations: { sql: string; params: unknown[] } | null, limit: number): Promise<boolean> {
-    if (!conversations) return false;
-    const { rows } = await this.pool.query<{ n: number }>(numbered(`SELECT coalesce(sum(message_count), 0) AS n
-      FROM (SELECT c.message_count FROM conversations c WHERE ${conversations.sql} LIMIT ?) s`), [...conversations.params, limit + 1]);
-    return rows[0]!.n <= limit;
+      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], 'SET LOCAL enable_sort = off');
   }
 
   /** The index's settings for k rows; iterative scans keep going until k rows pass the filter. */
-  private async indexSearch(sql: string, params: unknown[]): Promise<ScoredKey[]> {
+  private async indexSearch(sql: string, params: unknown[], planning = ''): Promise<ScoredKey[]> {
     const k = params[params.length - 1] as number;
     // Read before the transaction: it must not wait on another connection while it holds one.
-    const settings = await this.index.searchSettings(k);
+    const settings = [await this.index.searchSettings(k), NO_PARALLEL, planning].filter((text) => text !== '').join('; ');
     return inTransaction(this.pool, async (client) => {
-      if (settings) await client.query(settings);
+      await client.query(settings);
       const { rows } = await client.query<ScoredKey>(numbered(sql), params);
       // relaxed_order may return slightly out of order: restore it.
       return rows.sort((a, b) => b.score - a.score || a.key - b.key);

@@ -17,12 +17,22 @@ export function folderSubtree(column: string, folder: string): SqlFragment {
   return { sql: `(${column} = ? OR (${column} >= ? AND ${column} < ?))`, params: [folder, `${folder}/`, `${folder}0`] };
 }
 
+/**
+ * The same subtree as folderSubtree, written as one range with the exact test inside it: PostgreSQL's planner turns
+ * the range into index bounds, where folderSubtree's OR made it scan the whole folder index with a filter.
+ */
+export function folderSubtreeRange(column: string, folder: string): SqlFragment {
+  if (folder === ROOT_FOLDER) return { sql: 'TRUE', params: [] };
+  return { sql: `(${column} >= ? AND ${column} < ? AND (${column} = ? OR ${column} >= ?))`,
+    params: [folder, `${folder}0`, folder, `${folder}/`] };
+}
+
 /** WHERE clauses over `messages m JOIN conversations c` for a search filter, with `?` placeholders (SQLite and, numbered, Postgres). */
-export function searchFilterWhere(filter: SearchFilter): SqlFragment {
+export function searchFilterWhere(filter: SearchFilter, subtree: typeof folderSubtree = folderSubtree): SqlFragment {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (fragment: SqlFragment) => { clauses.push(fragment.sql); params.push(...fragment.params); };
-  if (filter.folder !== undefined) add(folderSubtree('c.folder', filter.folder));
+  if (filter.folder !== undefined) add(subtree('c.folder', filter.folder));
   if (filter.label !== undefined) add({ sql: 'c.label = ?', params: [filter.label] });
   if (filter.importanceMin !== undefined) add({ sql: 'c.importance_score >= ?', params: [filter.importanceMin] });
   if (filter.importanceMax !== undefined) add({ sql: 'c.importance_score <= ?', params: [filter.importanceMax] });
@@ -30,8 +40,8 @@ export function searchFilterWhere(filter: SearchFilter): SqlFragment {
   if (filter.dateTo !== undefined) add({ sql: 'm.timestamp <= ?', params: [filter.dateTo] });
   if (filter.archived !== undefined) add({ sql: 'c.status = ?', params: [filter.archived ? 'archived' : 'active'] });
   for (const folder of filter.excludedFolders ?? []) {
-    const subtree = folderSubtree('c.folder', folder);
-    add({ sql: `NOT ${subtree.sql}`, params: subtree.params });
+    const excluded = subtree('c.folder', folder);
+    add({ sql: `NOT ${excluded.sql}`, params: excluded.params });
   }
   return { sql: clauses.length > 0 ? clauses.join(' AND ') : 'TRUE', params };
 }
@@ -41,13 +51,14 @@ export function searchFilterWhere(filter: SearchFilter): SqlFragment {
  * `conversations c`, or null when none), `messages` those on `m`. A selective filter then reads as
  * "the message's conversation is in this set", which SQLite builds once from the conversations' indexes.
  */
-export function splitSearchFilterWhere(filter: SearchFilter): { conversations: SqlFragment | null; messages: SqlFragment } {
+export function splitSearchFilterWhere(filter: SearchFilter, subtree: typeof folderSubtree = folderSubtree):
+  { conversations: SqlFragment | null; messages: SqlFragment } {
   const messageOnly: SearchFilter = {};
   if (filter.dateFrom !== undefined) messageOnly.dateFrom = filter.dateFrom;
   if (filter.dateTo !== undefined) messageOnly.dateTo = filter.dateTo;
   const conversationOnly: SearchFilter = { ...filter, dateFrom: undefined, dateTo: undefined };
   return {
-    conversations: hasFilter(conversationOnly) ? searchFilterWhere(conversationOnly) : null,
+    conversations: hasFilter(conversationOnly) ? searchFilterWhere(conversationOnly, subtree) : null,
     messages: searchFilterWhere(messageOnly),
   };
 }
