@@ -28,8 +28,8 @@ export interface EmbeddingWorkerOptions {
   /** Writes of messages waiting on the store now (WritesInFlight); absent: the worker never yields. */
   writesWaiting?: () => number;
   /**
-   * The store indexes vectors as it stores them (PostgreSQL: the graph is updated in the completing statement): one
-   * completion then runs while the next batch is embedded, as a local index's insert does.
+   * The store indexes vectors as it stores them (PostgreSQL: the graph is updated in the completing statement): up
+   * to COMPLETIONS_IN_FLIGHT completions then run while the next batch is embedded, as a local index's insert does.
    */
   overlapCompletion?: boolean;
 }
@@ -41,6 +41,12 @@ export interface EmbeddingWorkerOptions {
  * without (concurrency 8, docs/performance.md, session 27).
  */
 export const YIELD_WRITES_WAITING = 4;
+/**
+ * Batches a store that indexes as it stores (overlapCompletion) may be storing at once: pgvector's graph inserts,
+ * about 3-4 ms a vector on one core, bound the pipeline, and two run on two server processes while the next batch is
+ * embedded (bench/NOTES.md).
+ */
+const COMPLETIONS_IN_FLIGHT = 2;
 /** How often a yielding worker looks again. */
 const YIELD_POLL_MS = 20;
 /**
@@ -72,8 +78,8 @@ export class EmbeddingWorker {
   private cycle: Promise<void> | null = null;
   /** The previous batch's insert into the index thread: the next batch is embedded while it runs. */
   private indexing: Promise<void> = Promise.resolve();
-  /** With overlapCompletion, the previous batch's completion in the store (it never rejects). */
-  private completing: Promise<void> = Promise.resolve();
+  /** With overlapCompletion, the batches being stored (their promises never reject). */
+  private readonly completing = new Set<Promise<void>>();
   /** Vectors of the batch being stored and not yet handed to the index. */
   private storing = 0;
   /** When the worker began leaving the cores to waiting writes (null: not yielding). */
@@ -111,7 +117,7 @@ export class EmbeddingWorker {
     if (this.saveTimer) clearInterval(this.saveTimer);
     this.bridgeWatch?.abort();
     await this.cycle;
-    await this.completing;
+    await Promise.all(this.completing);
     await this.indexing;
     await this.holder.save();
   }
@@ -135,7 +141,7 @@ export class EmbeddingWorker {
       }
       const pending = await this.queue.pendingCount();
       if (pending === 0 || this.holder.current().mismatch) {
-        await this.completing;
+        await Promise.all(this.completing);
         await this.indexing;
         // A completion that was still running may have failed, leaving its messages pending: look again.
         if (this.holder.current().mismatch || (await this.queue.pendingCount()) === 0) return;
@@ -233,9 +239,13 @@ export class EmbeddingWorker {
     if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) return;
     const items = batch.map((message, i) => ({ key: message.key, vector: result.vectors[i]! }));
     if (this.options.overlapCompletion) {
-      await this.completing;
+      while (this.completing.size >= COMPLETIONS_IN_FLIGHT) await Promise.race(this.completing);
       this.storing += items.length;
-      this.completing = this.completeInStore(result.model, items).finally(() => { this.storing -= items.length; });
+      const completion: Promise<void> = this.completeInStore(result.model, items).finally(() => {
+        this.storing -= items.length;
+        this.completing.delete(completion);
+      });
+      this.completing.add(completion);
       return;
     }
     // From the moment the store may show these messages done until their insert is under way, they count as

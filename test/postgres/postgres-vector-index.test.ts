@@ -173,6 +173,29 @@ for (const target of POSTGRES_TARGETS) {
       }
     });
 
+    test('hnsw under a filter, through the graph and exactly, ranks as a scan of the admitted vectors, ties by key', async () => {
+      for (const exactMaxCandidates of [0, 20_000]) {
+        await emptied();
+        const storage = await openPostgresStorage({ url: pglite.url, poolSize: 4, exactMaxCandidates, vectorIndex: { kind: 'hnsw' } });
+        try {
+          // The same texts in two folders: every vector in /a has a twin in /b with the same score.
+          const a = await addEmbedded(storage, range(0, 60), '/a');
+          const b = await addEmbedded(storage, range(0, 60), '/b');
+          await addEmbedded(storage, range(500, 40), '/c');
+          const both = new Map([...a, ...b]);
+          for (const query of queries) {
+            const found = await storage.vectorSearch(() => null).nearest(query, { folder: '/a' }, 10);
+            assert.deepEqual(found.map((item) => item.key), exactTop(a, query, 10), `folder /a, exact up to ${exactMaxCandidates}`);
+            const twins = await storage.vectorSearch(() => null).nearest(query, { excludedFolders: ['/c'] }, 10);
+            assert.deepEqual(twins.map((item) => item.key), exactTop(both, query, 10), `twins, exact up to ${exactMaxCandidates}`);
+            for (let i = 0; i + 1 < twins.length; i += 2) assert.ok(Math.abs(twins[i]!.score - twins[i + 1]!.score) < 1e-3);
+          }
+        } finally {
+          await storage.close();
+        }
+      }
+    });
+
     test('the configured kind wins: an ivfflat store opened for hnsw gets a graph, and back', async () => {
       let vectors = new Map<number, Float32Array>();
       await withStorage({ minRows: 40, growth: 2, probeShare: 1 }, async (storage) => {
