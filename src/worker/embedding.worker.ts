@@ -139,6 +139,11 @@ export class EmbeddingWorker {
         await this.cycle;
         continue;
       }
+      // Batches being stored still count as pending: wait for them rather than claim nothing again and again.
+      if (this.completing.size > 0) {
+        await Promise.race(this.completing);
+        continue;
+      }
       const pending = await this.queue.pendingCount();
       if (pending === 0 || this.holder.current().mismatch) {
         await Promise.all(this.completing);

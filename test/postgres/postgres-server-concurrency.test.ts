@@ -8,6 +8,8 @@ import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/adapters/postgre
 import { ADMIN_URL, probeServer } from '../helpers/postgres-servers.js';
 import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
 import { newId } from '../../src/domain/ids.js';
+import { PostgresStatisticsKeeper } from '../../src/adapters/postgres/postgres-statistics-keeper.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * Concurrency on a real PostgreSQL server, where separate connections are separate backends (PGlite runs one
@@ -129,5 +131,24 @@ describe('postgres server: replicas racing on one database', { skip }, () => {
     assert.deepEqual(lexemes(1, 'B'), ['everywher', 'keeper', 'lighthous', 'walrus']);
     assert.deepEqual(lexemes(2, 'B'), ['even', 'inde', 'quiet']);
     assert.deepEqual(lexemes(3, 'B'), ['everywher', 'walrus']);
+  });
+
+  test('stale planner statistics are refreshed by the driver itself, by one replica at a time', async () => {
+    const store = new PostgresConversationStore(pool());
+    const policy = { maxMessagesPerConversation: 1000, sessionGapMs: 60_000 };
+    for (let c = 0; c < 130; c += 1) {
+      await store.create({ id: newId(), label: 'stats', folder: `/stats/${c % 3}`, importanceScore: 5, now: new Date().toISOString(),
+        messages: Array.from({ length: 10 }, (_, i) => ({ role: 'user' as const, content: `statistics ${c}-${i}` })) }, policy);
+    }
+    const analyzed = () => pools[0]!.query<{ changed: number; at: Date | null }>(`SELECT n_mod_since_analyze AS changed,
+      last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'messages' AND schemaname = current_schema()`);
+    // Counters reach the statistics view when the writing backends report them (within a second or so).
+    await waitFor(analyzed, { what: 'the inserts to show in pg_stat_user_tables', until: ({ rows }) => rows[0]!.changed >= 1_300,
+      timeoutMs: 60_000, intervalMs: 200 });
+    const before = (await analyzed()).rows[0]!.at;
+    const keepers = [pool(), pool()].map((p) => new PostgresStatisticsKeeper(p));
+    await Promise.all(keepers.map((keeper) => keeper.check()));
+    await waitFor(analyzed, { what: 'messages to be analyzed', until: ({ rows }) => rows[0]!.at !== null && rows[0]!.at !== before
+      && rows[0]!.changed < 1_300, timeoutMs: 60_000, intervalMs: 200 });
   });
 });

@@ -129,11 +129,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       DROP INDEX IF EXISTS message_vectors_ivfflat_next;
       DELETE FROM service_state WHERE key = 'vector_index';
       ALTER TABLE message_vectors ADD COLUMN conversation_id text;
-      UPDATE message_vectors v SET conversation_id = m.conversation_id FROM messages m WHERE m.seq = v.message_seq;
+      -- Inline rather than TOASTed where it fits a page (a 768-dimension vector is 3 kB, above the 2 kB at which
+      -- PostgreSQL moves values out of line): an exact scan then reads the row alone, not a TOAST lookup per vector.
+      ALTER TABLE message_vectors ALTER COLUMN embedding SET STORAGE MAIN;
+      ALTER TABLE message_vectors SET (toast_tuple_target = 8160);
+      -- The cast makes each vector a new value, stored inline under the new settings.
+      UPDATE message_vectors v SET conversation_id = m.conversation_id, embedding = v.embedding::real[]::vector
+      FROM messages m WHERE m.seq = v.message_seq;
       ALTER TABLE message_vectors ALTER COLUMN conversation_id SET NOT NULL;
       CREATE INDEX message_vectors_conversation ON message_vectors (conversation_id);
-      -- Inline rather than TOASTed where it fits a page (a 768-dimension vector is 3 kB): an exact scan reads the row alone.
-      ALTER TABLE message_vectors ALTER COLUMN embedding SET STORAGE MAIN;
     `,
   },
 ];

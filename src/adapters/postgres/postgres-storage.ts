@@ -11,6 +11,7 @@ import {
   PostgresMessageActivityReader,
   PostgresPruningReader,
 } from './postgres-readers.js';
+import { PostgresStatisticsKeeper } from './postgres-statistics-keeper.js';
 import { PostgresSummaryStore } from './postgres-summary.store.js';
 import { PostgresVectorSearch } from './postgres-vector-search.js';
 import { DEFAULT_VECTOR_INDEX, PostgresVectorIndex, type VectorIndexOptions } from './postgres-vector-index.js';
@@ -44,6 +45,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
   const index = new PostgresVectorIndex(pool, { ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex }, options.log);
+  const statistics = new PostgresStatisticsKeeper(pool, options.log);
+  statistics.start();
   // Built behind: a store that grew while no replica ran, or whose configured kind changed, is brought in line.
   void index.maintain();
   const vectors = new PostgresVectorSearch(pool, index, options.exactMaxCandidates);
@@ -62,6 +65,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     vectorSearch: () => vectors,
     vectorIndex: index,
     close: async () => {
+      await statistics.stop();
       await index.close();
       await pool.end();
     },

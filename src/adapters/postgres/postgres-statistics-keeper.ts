@@ -1,0 +1,68 @@
+import type { Logger } from '../../ports/logger.js';
+import type { Pool } from './postgres-pool.js';
+
+/** How often a replica looks at the tables' change counters. */
+const CHECK_INTERVAL_MS = 30_000;
+/** A table is analyzed again once this share of its rows (and at least MIN_CHANGES) changed since the last analyze. */
+const CHANGED_SHARE = 0.2;
+const MIN_CHANGES = 1_000;
+/** The queue table is vacuumed once it holds this many dead rows (every completion leaves one) and more than live ones. */
+const DEAD_JOBS = 20_000;
+const TABLES = ['conversations', 'messages', 'message_vectors', 'embedding_jobs'] as const;
+/** Any fixed number: one replica analyzes at a time. */
+const ANALYZE_LOCK = 7_436_002;
+
+/**
+ * Keeps the planner's statistics fresh where the server does not (autovacuum off, or behind a bulk load): the
+ * search statements' plans depend on them (a folder of 1,000 conversations estimated at 14 made full text 1.6 s
+ * rather than 30 ms; bench/NOTES.md). With autovacuum on and keeping up, it never acts.
+ */
+export class PostgresStatisticsKeeper {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly pool: Pool, private readonly log?: Logger) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => { void this.check(); }, CHECK_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Analyzes the tables that changed enough since their last analyze, and vacuums a queue full of dead rows. */
+  check(): Promise<void> {
+    this.running ??= this.bringUpToDate().catch((error: unknown) => {
+      this.log?.warn({ err: error }, 'table statistics could not be refreshed; plans may suffer until they are');
+    }).finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  private async bringUpToDate(): Promise<void> {
+    const { rows } = await this.pool.query<{ table: string; live: number; dead: number; changed: number }>(`
+      SELECT relname AS table, n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS changed
+      FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY($1::text[])`, [TABLES]);
+    const stale = rows.filter((row) => row.changed >= Math.max(MIN_CHANGES, CHANGED_SHARE * row.live)).map((row) => row.table);
+    if (stale.length > 0) {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows: lock } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS held', [ANALYZE_LOCK]);
+        if (lock[0]!.held) await client.query(`ANALYZE ${stale.join(', ')}`);
+        await client.query('COMMIT');
+        if (lock[0]!.held) this.log?.info({ tables: stale }, 'table statistics refreshed');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    }
+    const jobs = rows.find((row) => row.table === 'embedding_jobs');
+    if (jobs && jobs.dead >= DEAD_JOBS && jobs.dead > jobs.live) await this.pool.query('VACUUM embedding_jobs');
+  }
+}
