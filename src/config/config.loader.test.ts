@@ -203,11 +203,14 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '0' } }, /storage\.ivfflat_probe_share/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '1.5' } }, /storage\.ivfflat_probe_share/);
     // Positive control: with its url the postgres driver is a valid choice, and its index settings come from the environment.
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_HNSW_EF_SEARCH: '5' } }, /storage\.hnsw_ef_search/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_HNSW_EF_SEARCH: '1001' } }, /storage\.hnsw_ef_search/);
     const postgres = loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: 'postgres://db/memsvc',
-      MEMSVC_STORAGE_VECTOR_INDEX: 'hnsw', MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '0.05' } }).storage;
-    assert.deepEqual([postgres.driver, postgres.vector_index, postgres.ivfflat_probe_share], ['postgres', 'hnsw', 0.05]);
-    assert.deepEqual([loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.vector_index,
-      loadConfig({ file: '/nonexistent.yaml', env: {} }).storage.ivfflat_probe_share], ['ivfflat', 0.2]);
+      MEMSVC_STORAGE_VECTOR_INDEX: 'ivfflat', MEMSVC_STORAGE_IVFFLAT_PROBE_SHARE: '0.05', MEMSVC_STORAGE_HNSW_EF_SEARCH: '200' } }).storage;
+    assert.deepEqual([postgres.driver, postgres.vector_index, postgres.ivfflat_probe_share, postgres.hnsw_ef_search],
+      ['postgres', 'ivfflat', 0.05, 200]);
+    const defaults = loadConfig({ file: '/nonexistent.yaml', env: {} }).storage;
+    assert.deepEqual([defaults.vector_index, defaults.hnsw_ef_search, defaults.ivfflat_probe_share], ['hnsw', 400, 0.2]);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '-1' } }, /embedding_worker\.max_yield_ms/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '60001' } }, /embedding_worker\.max_yield_ms/);
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '60000' } }).embedding_worker.max_yield_ms, 60_000);
