@@ -9,6 +9,9 @@ const MIN_CHANGES = 1_000;
 /** The queue table is vacuumed once it holds this many dead rows (every completion leaves one) and more than live ones. */
 const DEAD_JOBS = 20_000;
 const TABLES = ['conversations', 'messages', 'message_vectors', 'embedding_jobs'] as const;
+/** Far below deadlock_timeout (1 s by default): maintenance yields to whatever holds the table. */
+const LOCK_TIMEOUT_MS = 100;
+const LOCK_NOT_AVAILABLE = '55P03';
 /** Any fixed number: one replica analyzes at a time. */
 const ANALYZE_LOCK = 7_436_002;
 
@@ -52,17 +55,23 @@ export class PostgresStatisticsKeeper {
       try {
         await client.query('BEGIN');
         const { rows: lock } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS held', [ANALYZE_LOCK]);
-        if (lock[0]!.held) await client.query(`ANALYZE ${stale.join(', ')}`);
+        // An index built concurrently waits for every transaction that started before it, so an ANALYZE waiting
+        // for that build's lock would deadlock with it: give up at once and try again at the next check.
+        if (lock[0]!.held) await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'; ANALYZE ${stale.join(', ')}`);
         await client.query('COMMIT');
         if (lock[0]!.held) this.log?.info({ tables: stale }, 'table statistics refreshed');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
+        if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return;
         throw error;
       } finally {
         client.release();
       }
     }
     const jobs = rows.find((row) => row.table === 'embedding_jobs');
-    if (jobs && jobs.dead >= DEAD_JOBS && jobs.dead > jobs.live) await this.pool.query('VACUUM embedding_jobs');
+    if (jobs && jobs.dead >= DEAD_JOBS && jobs.dead > jobs.live) {
+      // SKIP_LOCKED: a queue another session holds (a vacuum of its own) is left to it.
+      await this.pool.query('VACUUM (SKIP_LOCKED) embedding_jobs');
+    }
   }
 }

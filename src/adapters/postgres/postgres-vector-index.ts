@@ -44,6 +44,8 @@ const HNSW = 'message_vectors_hnsw_half';
 const HNSW_FULL = 'message_vectors_hnsw';
 /** A build's claim lapses unless renewed: a replica that died mid-build leaves it to another. */
 const BUILD_LEASE_MS = 10 * 60_000;
+/** A graph build that failed (a deadlock with another session's maintenance, say) is tried again after this long. */
+const HNSW_RETRY_MS = 30_000;
 /** How long a replica trusts the lists it last read (another replica may have rebuilt since). */
 const STATE_TTL_MS = 5_000;
 
@@ -99,9 +101,11 @@ export class PostgresVectorIndex {
   maintain(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.running ??= this.bringInLine().catch((error: unknown) => {
-      // Not again at the next batch: a build that fails (memory, a cancel) is tried again after a good many more.
+      // Not again at the next batch: a build that fails (memory, a cancel) is tried again after a good many more;
+      // a graph, which no stored vector asks for again, after a while.
       this.checkAfter = Math.max(this.options.minRows, 1_000);
       this.storedSinceCheck = 0;
+      if (this.options.kind === 'hnsw' && !this.closed) setTimeout(() => { void this.maintain(); }, HNSW_RETRY_MS).unref();
       this.log?.warn({ err: error }, 'the vector index could not be brought up to date; searches scan until it is');
     }).finally(() => { this.running = null; });
     return this.running;
