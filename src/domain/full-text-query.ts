@@ -214,3 +214,14 @@ export function positiveTerms(query: FullTextQuery): Array<Extract<FullTextQuery
       return positiveTerms(query.include);
   }
 }
+
+/** The words of a plain OR of whole words (what natural-language search sends); null for any other query. */
+export function plainWords(query: FullTextQuery): string[] | null {
+  const items = query.kind === 'or' ? query.items : [query];
+  const words: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'term' || item.prefix) return null;
+    words.push(item.token);
+  }
+  return words;
+}

@@ -1,4 +1,4 @@
-import type { FullTextQuery } from '../../domain/full-text-query.js';
+import { plainWords, type FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { folderSubtreeRange, hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
@@ -32,17 +32,6 @@ const DEFAULT_COMMON_SHARE = 0.5;
 const SCORE_DIGITS = 9;
 /** ts_rank of a word the message holds once in its own words: ranks divide by it to read as term frequencies. */
 const SINGLE_OCCURRENCE_RANK = 0.6079271;
-
-/** The terms of a plain OR of whole words (what natural-language search sends); null for any other query. */
-export function plainWords(query: FullTextQuery): string[] | null {
-  const items = query.kind === 'or' ? query.items : [query];
-  const words: string[] = [];
-  for (const item of items) {
-    if (item.kind !== 'term' || item.prefix) return null;
-    words.push(item.token);
-  }
-  return words;
-}
 
 /** One query word's place in the ranking. */
 export interface RankedTerm {

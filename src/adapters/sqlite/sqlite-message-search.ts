@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
-import { positiveTerms, type FullTextQuery } from '../../domain/full-text-query.js';
+import { plainWords, positiveTerms, type FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import { toFts5Match } from './sqlite-fts-query.js';
 import { allPhrases, DENSE_SCORE, densePhrases, isAnyOfPhrases, type Phrase } from './sqlite-dense-phrases.js';
@@ -15,17 +15,6 @@ import { groupNeighbours, HIT_COLUMNS, hitFromColumns, type HitColumns } from '.
 
 /** With scoped statistics, how many store-wide candidates per requested result are re-ranked. */
 const SCOPED_CANDIDATES_FACTOR = 3;
-
-/** The terms of a plain OR of whole words (what natural-language search sends); null for any other query. */
-function plainTerms(query: FullTextQuery): string[] | null {
-  const items = query.kind === 'or' ? query.items : [query];
-  const terms: string[] = [];
-  for (const item of items) {
-    if (item.kind !== 'term' || item.prefix) return null;
-    terms.push(item.token);
-  }
-  return terms;
-}
 
 /**
  * A rowid bound for messages_fts. better-sqlite3 binds every JS number as a REAL, and FTS5 uses a rowid
@@ -190,7 +179,7 @@ export class SqliteMessageSearch implements MessageSearchReader {
     // found by walking the index backwards without scoring. Rarer queries are scored in full.
     const boundary = this.nthNewest(expression, this.maxScored);
     // A scope holding most of the store has nearly the store's statistics: not worth rescoring.
-    const terms = options.scopedStatistics && filtered && !this.holdsMostOfStore(filter) ? plainTerms(query) : null;
+    const terms = options.scopedStatistics && filtered && !this.holdsMostOfStore(filter) ? plainWords(query) : null;
     // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
     const depth = terms ? limit * SCOPED_CANDIDATES_FACTOR : limit;
     let candidates: ScoredKey[];
