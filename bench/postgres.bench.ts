@@ -200,8 +200,8 @@ function comparisonTable(runs: Map<string, DriverRun>, recall: Measurement[]): s
   }
   for (const filter of RECALL_FILTERS) {
     const value = (driver: string) => (recall.find((row) => row.name === `${driver}, filter ${filter.name}`) as { recall?: number } | undefined)?.recall;
-    lines.push(`| semantic recall@10, filter ${filter.name} | ${show(value('sqlite') === undefined ? undefined : value('sqlite')! * 1000)}‰ | ` +
-      `${show(value('postgres') === undefined ? undefined : value('postgres')! * 1000)}‰ | |`);
+    const recallOf = (driver: string) => { const found = value(driver); return found === undefined ? '-' : found.toFixed(3); };
+    lines.push(`| semantic recall@10, filter ${filter.name} | ${recallOf('sqlite')} | ${recallOf('postgres')} | |`);
   }
   lines.push(`(folders for filters: ${SELECTIVE_FOLDERS.map((f) => f.folder).join(', ')})`);
   return lines;
