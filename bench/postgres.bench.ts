@@ -9,10 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { createPool } from '../src/adapters/postgres/postgres-pool.js';
 import { spawnService } from '../test/helpers/service-harness.js';
 import { startPgliteServer } from '../scripts/lib/pglite-server.js';
+import { freshDatabase } from '../scripts/lib/postgres-database.js';
 import { freePort } from './lib/bridge.js';
 import { loadDialogueCorpus, SELECTIVE_FOLDERS } from './lib/dialogue-corpus.js';
 import { RECALL_FILTERS, runDriver, type DriverRun } from './lib/driver-run.js';
@@ -55,8 +55,8 @@ export const scenario: Scenario = {
     const drivers = context.string('drivers').split(',').map((name) => name.trim());
     const pglite = context.string('url') === '' && drivers.includes('postgres') ? await startPgliteServer() : null;
     const server = pglite?.url ?? context.string('url');
-    const database = pglite ? null : `memsvc_bench_${randomBytes(4).toString('hex')}`;
-    const url = database ? await createDatabase(server, database) : server;
+    const database = pglite ? null : await freshDatabase(server, 'memsvc_bench');
+    const url = database?.url ?? server;
     const common = { corpus, messages: context.number('messages'), requests: context.number('requests'),
       recallQuestions: context.number('recall-questions'), log: context.log };
     const runs = new Map<string, DriverRun>();
@@ -90,8 +90,8 @@ export const scenario: Scenario = {
         notes: table,
       };
     } finally {
-      if (database && !context.keepData) await dropDatabase(server, database).catch(() => {});
-      else if (database) context.log(`kept database ${database}`);
+      if (database && !context.keepData) await database.stop().catch(() => {});
+      else if (database) context.log(`kept database ${new URL(database.url).pathname.slice(1)}`);
       await pglite?.stop();
       for (const dir of dirs) if (!context.keepData) rmSync(dir, { recursive: true, force: true });
     }
@@ -205,27 +205,6 @@ function comparisonTable(runs: Map<string, DriverRun>, recall: Measurement[]): s
   }
   lines.push(`(folders for filters: ${SELECTIVE_FOLDERS.map((f) => f.folder).join(', ')})`);
   return lines;
-}
-
-async function createDatabase(server: string, database: string): Promise<string> {
-  const pool = createPool(server, 1);
-  try {
-    await pool.query(`CREATE DATABASE ${database}`);
-  } finally {
-    await pool.end();
-  }
-  const url = new URL(server);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function dropDatabase(server: string, database: string): Promise<void> {
-  const pool = createPool(server, 1);
-  try {
-    await pool.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  } finally {
-    await pool.end();
-  }
 }
 
 async function serverVersion(url: string): Promise<string> {

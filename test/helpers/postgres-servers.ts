@@ -1,6 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
 import { startPgliteServer } from '../../scripts/lib/pglite-server.js';
+import { freshDatabase as freshServerDatabase, type PostgresDatabase } from '../../scripts/lib/postgres-database.js';
+
+export type { PostgresDatabase };
 
 /**
  * The PostgreSQL servers the driver's tests run against: always PGlite (PostgreSQL 18 + pgvector in WASM, one
@@ -8,11 +10,6 @@ import { startPgliteServer } from '../../scripts/lib/pglite-server.js';
  * pgvector is reachable (MEMSVC_TEST_POSTGRES_ADMIN_URL, by default the local one). Each database a test opens on
  * the real server is its own, made fresh and dropped after.
  */
-export interface PostgresDatabase {
-  url: string;
-  stop(): Promise<void>;
-}
-
 export interface PostgresTarget {
   name: string;
   /** A fresh, empty database. */
@@ -43,29 +40,8 @@ export async function probeServer(url = ADMIN_URL): Promise<{ version: string; p
   }
 }
 
-/** A fresh database on the server at `admin` (dropped, with its connections, by stop()). */
-export async function freshDatabase(admin = ADMIN_URL): Promise<PostgresDatabase> {
-  const name = `memsvc_test_${randomBytes(6).toString('hex')}`;
-  const pool = createPool(admin, 1);
-  try {
-    await pool.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await pool.end();
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    stop: async () => {
-      const dropper = createPool(admin, 1);
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
-}
+/** A fresh database on the real server (dropped, with its connections, by stop()). */
+export const freshDatabase = (admin = ADMIN_URL): Promise<PostgresDatabase> => freshServerDatabase(admin);
 
 const server = await probeServer();
 /** The real server with pgvector, when one is reachable. */

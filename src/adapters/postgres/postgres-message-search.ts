@@ -3,13 +3,13 @@ import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { folderSubtreeRange, hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
 import { admitsAtMostMessages } from './postgres-admitted-messages.js';
-import { numbered, type Pool } from './postgres-pool.js';
+import { EMBEDDING_ID, numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
 import { PostgresTermStatistics } from './postgres-term-statistics.js';
-import { groupNeighbours, HIT_COLUMNS as SHARED_HIT_COLUMNS, hitFromColumns, type HitColumns } from '../sql/rows.js';
+import { groupNeighbours, hitColumns, hitFromColumns, type HitColumns } from '../sql/rows.js';
 
-/** The shared hit columns, with the embedding id from the message's job (see EMBEDDING_COLUMNS). */
-const HIT_COLUMNS = SHARED_HIT_COLUMNS.replace('m.embedding_id', 'CASE WHEN j.message_seq IS NULL THEN m.seq::text END');
+/** The hit columns, with the embedding id from the message's job (`LEFT JOIN embedding_jobs j`). */
+const HIT_COLUMNS = hitColumns(EMBEDDING_ID);
 
 /** BM25's usual constants (FTS5 uses the same). */
 const K1 = 1.2;

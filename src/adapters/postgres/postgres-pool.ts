@@ -94,7 +94,8 @@ export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): 
  * A message's embedding state, from its job (`LEFT JOIN embedding_jobs j ON j.message_seq = m.seq`): a message
  * without one has its vector stored (a new model gives every message a job again).
  */
-export const EMBEDDING_COLUMNS = `CASE WHEN j.message_seq IS NULL THEN m.seq::text END AS embedding_id,
+export const EMBEDDING_ID = 'CASE WHEN j.message_seq IS NULL THEN m.seq::text END';
+export const EMBEDDING_COLUMNS = `${EMBEDDING_ID} AS embedding_id,
   CASE WHEN j.message_seq IS NULL THEN 'done' WHEN j.failed THEN 'failed' ELSE 'pending' END AS embedding_status`;
 
 /** pgvector's text form of a vector: '[0.1,0.2,…]'. */

@@ -60,9 +60,13 @@ export function toMessage(row: MessageRow): Message {
   };
 }
 
-/** A search hit as both drivers select it: the message with its conversation's label, folder, importance and status. */
-export const HIT_COLUMNS = `m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp, m.embedding_id, m.metadata,
-  m.position, c.label, c.folder, c.importance_score, c.status`;
+/**
+ * A search hit as both drivers select it: the message with its conversation's label, folder, importance and status.
+ * `embeddingId` is the expression of the message's embedding id (a column on SQLite, derived on PostgreSQL).
+ */
+export const hitColumns = (embeddingId: string) => `m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp,
+  ${embeddingId}, m.metadata, m.position, c.label, c.folder, c.importance_score, c.status`;
+export const HIT_COLUMNS = hitColumns('m.embedding_id');
 
 /** A row of HIT_COLUMNS, read as an array (better-sqlite3's raw(), pg's rowMode 'array'). */
 export type HitColumns = [
