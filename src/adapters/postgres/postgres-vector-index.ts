@@ -83,7 +83,9 @@ export class PostgresVectorIndex {
     this.checkAfter = this.options.minRows;
     this.storedSinceCheck = 0;
     if (this.options.kind === 'hnsw' && dimension <= MAX_HALFVEC_INDEX_DIMENSION) {
-      await client.query(`CREATE INDEX ${HNSW} ON message_vectors USING hnsw (${hnswOps(dimension)})`);
+      // Another replica's concurrent build may have named its index between the drop above and the column's lock
+      // (and lost the deadlock that followed): the column is locked now, so what stands under the name goes.
+      await client.query(`DROP INDEX IF EXISTS ${HNSW}; CREATE INDEX ${HNSW} ON message_vectors USING hnsw (${hnswOps(dimension)})`);
     }
   }
 
