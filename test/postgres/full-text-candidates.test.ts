@@ -91,7 +91,7 @@ for (const target of POSTGRES_TARGETS) {
     });
 
     test('a filter checked per candidate (as a broad one is) ranks as the filter searched from its conversations', async () => {
-      const perCandidate = new PostgresMessageSearch(pool, 1_000, 0);
+      const perCandidate = new PostgresMessageSearch(pool, { maxScored: 1_000, narrowFilterMessages: 0 });
       for (const question of QUESTIONS) {
         const words = naturalLanguageQuery(question)!;
         const expected = await reference(pool, question, { folder: '/a' }, 20);
@@ -101,7 +101,7 @@ for (const target of POSTGRES_TARGETS) {
     });
 
     test('with a bound of a few matches, each result is a match with the reference score, in the reference order', async () => {
-      const bounded = new PostgresMessageSearch(pool, 8);
+      const bounded = new PostgresMessageSearch(pool, { maxScored: 8 });
       for (const question of QUESTIONS) {
         const words = naturalLanguageQuery(question)!;
         const actual = await bounded.fullText(words, {}, 10, { contextWeight: CONTEXT_WEIGHT });
@@ -115,7 +115,7 @@ for (const target of POSTGRES_TARGETS) {
     });
 
     test('the rarest word\'s matches are always candidates, however common the others are', async () => {
-      const bounded = new PostgresMessageSearch(pool, 8);
+      const bounded = new PostgresMessageSearch(pool, { maxScored: 8 });
       const actual = await bounded.fullText(naturalLanguageQuery('saffron keeper travel harbour')!, {}, 100, { contextWeight: CONTEXT_WEIGHT });
       const { rows } = await pool.query<{ seq: number }>(`SELECT seq FROM messages WHERE search_tsv @@ 'saffron'::tsquery ORDER BY seq`);
       assert.ok(rows.length > 0);

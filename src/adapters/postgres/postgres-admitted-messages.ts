@@ -2,16 +2,35 @@ import type { SearchFilter } from '../../domain/search.js';
 import { folderSubtreeRange, splitSearchFilterWhere } from '../sql/filter-sql.js';
 import { numbered, type Pool } from './postgres-pool.js';
 
+/** How long an answer is reused: it only chooses a plan (both plans answer the same), and folders grow slowly. */
+const ANSWER_TTL_MS = 5_000;
+/** Answers kept at most (all are dropped past it). */
+const MAX_ANSWERS = 1_000;
+
 /**
- * Whether the conversations a filter admits hold at most `limit` messages, summed from their counters rather than
- * counted: a search under such a filter starts from those conversations, anything broader from its index. False for
- * a filter on messages alone (dates), which admits conversations only through their messages.
+ * Whether the conversations a filter admits hold at most a number of messages, summed from their counters rather
+ * than counted: a search under such a filter starts from those conversations, anything broader from its index.
+ * False for a filter on messages alone (dates), which admits conversations only through their messages. One
+ * request asks it for its full text and its vectors alike (hybrid search, context assembly), so answers are kept
+ * a few seconds per replica.
  */
-export async function admitsAtMostMessages(pool: Pool, filter: SearchFilter, limit: number): Promise<boolean> {
-  const { conversations } = splitSearchFilterWhere(filter, folderSubtreeRange);
-  if (!conversations) return false;
-  // LIMIT bounds the work on a broad filter: more conversations than messages allowed is an answer already.
-  const { rows } = await pool.query<{ n: number }>(numbered(`SELECT coalesce(sum(message_count), 0) AS n
-    FROM (SELECT c.message_count FROM conversations c WHERE ${conversations.sql} LIMIT ?) s`), [...conversations.params, limit + 1]);
-  return rows[0]!.n <= limit;
+export class AdmittedMessages {
+  private readonly answers = new Map<string, { small: boolean; at: number }>();
+
+  constructor(private readonly pool: Pool) {}
+
+  async atMost(filter: SearchFilter, limit: number): Promise<boolean> {
+    const { conversations } = splitSearchFilterWhere(filter, folderSubtreeRange);
+    if (!conversations) return false;
+    const key = `${limit} ${conversations.sql} ${JSON.stringify(conversations.params)}`;
+    const known = this.answers.get(key);
+    if (known && Date.now() - known.at < ANSWER_TTL_MS) return known.small;
+    // LIMIT bounds the work on a broad filter: more conversations than messages allowed is an answer already.
+    const { rows } = await this.pool.query<{ n: number }>(numbered(`SELECT coalesce(sum(message_count), 0) AS n
+      FROM (SELECT c.message_count FROM conversations c WHERE ${conversations.sql} LIMIT ?) s`), [...conversations.params, limit + 1]);
+    if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+    const small = rows[0]!.n <= limit;
+    this.answers.set(key, { small, at: Date.now() });
+    return small;
+  }
 }

@@ -1,8 +1,8 @@
 import { plainWords, type FullTextQuery } from '../../domain/full-text-query.js';
 import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { folderSubtreeRange, hasFilter, searchFilterWhere } from '../sql/filter-sql.js';
-import { admitsAtMostMessages } from './postgres-admitted-messages.js';
+import { folderSubtreeRange, hasFilter, searchFilterWhere, type SqlFragment } from '../sql/filter-sql.js';
+import { AdmittedMessages } from './postgres-admitted-messages.js';
 import { EMBEDDING_ID, numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
 import { PostgresTermStatistics } from './postgres-term-statistics.js';
@@ -32,6 +32,9 @@ const DEFAULT_COMMON_SHARE = 0.5;
 const SCORE_DIGITS = 9;
 /** ts_rank of a word the message holds once in its own words: ranks divide by it to read as term frequencies. */
 const SINGLE_OCCURRENCE_RANK = 0.6079271;
+
+/** A lexeme as a tsquery literal (lexemes are letters and digits; quoting keeps it so whatever they hold). */
+const quoted = (lexeme: string) => `'${lexeme.replaceAll("'", "''")}'`;
 
 /** One query word's place in the ranking. */
 export interface RankedTerm {
@@ -66,6 +69,15 @@ export function planCandidates(terms: readonly RankedTerm[], corpus: number, max
   };
 }
 
+export interface PostgresMessageSearchOptions {
+  /** Matches one query ranks at most (FULL_TEXT_MAX_SCORED). */
+  maxScored?: number;
+  /** A filter whose conversations hold at most this many messages is searched from them (NARROW_FILTER_MESSAGES). */
+  narrowFilterMessages?: number;
+  /** Answers about filters, shared with the vector search. */
+  admitted?: AdmittedMessages;
+}
+
 /**
  * Full text over tsvector + GIN with English stemming. Questions and other plain-words queries are ranked by BM25
  * over a bounded candidate set (planCandidates), never over every match: document frequencies come from
@@ -76,9 +88,15 @@ export function planCandidates(terms: readonly RankedTerm[], corpus: number, max
 export class PostgresMessageSearch implements MessageSearchReader {
   readonly statistics: PostgresTermStatistics;
 
-  constructor(private readonly pool: Pool, private readonly maxScored = FULL_TEXT_MAX_SCORED,
-    private readonly narrowFilterMessages = NARROW_FILTER_MESSAGES) {
+  private readonly maxScored: number;
+  private readonly narrowFilterMessages: number;
+  private readonly admitted: AdmittedMessages;
+
+  constructor(private readonly pool: Pool, options: PostgresMessageSearchOptions = {}) {
     this.statistics = new PostgresTermStatistics(pool);
+    this.maxScored = options.maxScored ?? FULL_TEXT_MAX_SCORED;
+    this.narrowFilterMessages = options.narrowFilterMessages ?? NARROW_FILTER_MESSAGES;
+    this.admitted = options.admitted ?? new AdmittedMessages(pool);
   }
 
   async fullText(query: FullTextQuery, filter: SearchFilter, limit: number, options: FullTextOptions = { contextWeight: 0 }):
@@ -93,29 +111,19 @@ export class PostgresMessageSearch implements MessageSearchReader {
     commonShare: number): Promise<ScoredKey[]> {
     const lexemes = await this.statistics.lexemes(words);
     if (lexemes.length === 0 || limit <= 0) return [];
-    const [frequencies, { corpus, averageLength }] = await Promise.all([
-      this.statistics.documentFrequencies(lexemes), this.statistics.snapshot()]);
-    const terms = lexemes.map((lexeme) => ({ lexeme, documents: frequencies.get(lexeme) ?? 0 }));
-    const plan = planCandidates(terms, corpus, this.maxScored, commonShare);
-    const where = searchFilterWhere(filter, folderSubtreeRange);
-    // A narrow filter's few conversations lead the plan; a broad one is checked per candidate (a key lookup each)
-    // rather than hashing every conversation it admits (the fence, OFFSET 0, keeps the planner from doing that).
-    const narrow = hasFilter(filter) && await admitsAtMostMessages(this.pool, filter, this.narrowFilterMessages);
-    const admitted = !hasFilter(filter) ? { from: '', where: '' }
-      : narrow ? { from: 'JOIN conversations c ON c.id = m.conversation_id', where: `AND ${where.sql}` }
-        : { from: `CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${where.sql} OFFSET 0) admitted`, where: '' };
+    const [{ frequencies, corpus, averageLength }, admitted] = await Promise.all([this.statistics.of(lexemes), this.admittedBy(filter)]);
+    const plan = planCandidates(lexemes.map((lexeme) => ({ lexeme, documents: frequencies.get(lexeme) ?? 0 })), corpus,
+      this.maxScored, commonShare);
     // Without context, lexemes match the message's own words only (weight A).
-    const weight = contextWeight > 0 ? '' : ':A';
-    const anyOf = (list: readonly string[]) => list.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'${weight}`).join(' | ');
+    const anyOf = (list: readonly string[]) => list.map((lexeme) => `${quoted(lexeme)}${contextWeight > 0 ? '' : ':A'}`).join(' | ');
     const parts: string[] = [];
     const params: unknown[] = [];
     // The parts are disjoint (a recent match holds no complete word), so their union needs no deduplication.
     const part = (tsquery: string, newest: number | null, excluding: string | null) => {
-      parts.push(`(SELECT m.seq, m.search_tsv FROM messages m ${admitted.from} WHERE m.search_tsv @@ ?::tsquery
-        ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} ${admitted.where}
+      parts.push(`(SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE m.search_tsv @@ ?::tsquery
+        ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} AND ${admitted.where.sql}
         ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'})`);
-      const filterParams = hasFilter(filter) ? where.params : [];
-      params.push(...(narrow ? [] : filterParams), tsquery, ...(excluding === null ? [] : [excluding]), ...(narrow ? filterParams : []),
+      params.push(...admitted.from.params, tsquery, ...(excluding === null ? [] : [excluding]), ...admitted.where.params,
         ...(newest === null ? [] : [newest]));
     };
     const complete = plan.complete.length > 0 ? anyOf(plan.complete) : null;
@@ -131,33 +139,52 @@ export class PostgresMessageSearch implements MessageSearchReader {
       return Math.log(1 + (Math.max(corpus, n) - n + 0.5) / (n + 0.5));
     });
     // Each candidate scored on its own (no join and regrouping of the wide tsvector rows): BM25 over the query's
-    // words, each word's tsquery parsed once.
+    // words, each word's tsquery parsed once. A candidate matched one of them, so its score is positive.
     const { rows } = await this.pool.query<ScoredKey>(numbered(`
       WITH candidates AS (${parts.join(' UNION ALL ')}),
       words AS MATERIALIZED (SELECT * FROM unnest(?::tsquery[], ?::float8[]) AS t(query, idf))
-      SELECT c.seq AS key, round((SELECT sum(w.idf * r.tf * ${K1 + 1}
+      SELECT c.seq AS key, round(coalesce((SELECT sum(w.idf * r.tf * ${K1 + 1}
           / (r.tf + ${K1} * (${1 - B} + ${B} * length(c.search_tsv) / ?::float8)))
         FROM words w CROSS JOIN LATERAL (SELECT ts_rank(?::float4[], c.search_tsv, w.query, 0) / ${SINGLE_OCCURRENCE_RANK} AS tf) r
-        WHERE r.tf > 0)::numeric, ${SCORE_DIGITS})::float8 AS score
+        WHERE r.tf > 0), 0)::numeric, ${SCORE_DIGITS})::float8 AS score
       FROM candidates c
-      ORDER BY score DESC NULLS LAST, c.seq LIMIT ?`),
-    [...params, scored.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'`), idf, averageLength, `{0,0,${contextWeight},1}`, limit]);
-    return rows.filter((row) => row.score !== null && row.score > 0);
+      ORDER BY score DESC, c.seq LIMIT ?`),
+    [...params, scored.map(quoted), idf, averageLength, `{0,0,${contextWeight},1}`, limit]);
+    return rows;
   }
 
   /** Phrases, prefixes and operators: the newest matches, at most maxScored of them, ranked by ts_rank. */
   private async rankedExpression(query: FullTextQuery, filter: SearchFilter, limit: number, contextWeight: number):
     Promise<ScoredKey[]> {
     const tsquery = toTsquery(query, contextWeight > 0 ? '' : 'A');
-    const where = searchFilterWhere(filter, folderSubtreeRange);
-    const join = hasFilter(filter) ? 'JOIN conversations c ON c.id = m.conversation_id' : '';
+    const admitted = await this.admittedBy(filter);
     const { rows } = await this.pool.query<ScoredKey>(numbered(`
       SELECT s.seq AS key, ts_rank(?::float4[], s.search_tsv, to_tsquery('english', ?))::float8 AS score
-      FROM (SELECT m.seq, m.search_tsv FROM messages m ${join}
-        WHERE m.search_tsv @@ to_tsquery('english', ?) AND ${where.sql} ORDER BY m.seq DESC LIMIT ?) s
+      FROM (SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql}
+        WHERE m.search_tsv @@ to_tsquery('english', ?) AND ${admitted.where.sql} ORDER BY m.seq DESC LIMIT ?) s
       ORDER BY score DESC, s.seq LIMIT ?`),
-    [`{0,0,${contextWeight},1}`, tsquery, tsquery, ...where.params, this.maxScored, limit]);
+    [`{0,0,${contextWeight},1}`, tsquery, ...admitted.from.params, tsquery, ...admitted.where.params, this.maxScored, limit]);
     return rows;
+  }
+
+  /**
+   * How a candidate query over `messages m` admits only what the filter does: `from` joins after the table, `where`
+   * adds to the WHERE clause. A narrow filter's few conversations lead the plan (a join); a broad one is checked per
+   * candidate, a key lookup each, rather than hashing every conversation it admits (the OFFSET 0 fence keeps the
+   * planner from flattening it into that).
+   */
+  private async admittedBy(filter: SearchFilter): Promise<{ from: SqlFragment; where: SqlFragment }> {
+    const none = { sql: '', params: [] };
+    if (!hasFilter(filter)) return { from: none, where: { sql: 'TRUE', params: [] } };
+    const where = searchFilterWhere(filter, folderSubtreeRange);
+    if (await this.admitted.atMost(filter, this.narrowFilterMessages)) {
+      return { from: { sql: 'JOIN conversations c ON c.id = m.conversation_id', params: [] }, where };
+    }
+    return {
+      from: { sql: `CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${where.sql} OFFSET 0) admitted`,
+        params: where.params },
+      where: { sql: 'TRUE', params: [] },
+    };
   }
 
   async neighbours(keys: readonly number[], filter: SearchFilter): Promise<Map<number, number[]>> {

@@ -1,4 +1,5 @@
 import type { Storage } from '../../ports/storage.js';
+import { AdmittedMessages } from './postgres-admitted-messages.js';
 import { PostgresConversationArchive } from './postgres-conversation.archive.js';
 import { PostgresConversationStore } from './postgres-conversation.store.js';
 import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
@@ -49,12 +50,14 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   statistics.start();
   // Built behind: a store that grew while no replica ran, or whose configured kind changed, is brought in line.
   void index.maintain();
-  const vectors = new PostgresVectorSearch(pool, index, options.exactMaxCandidates);
+  // One request asks the same question of its filter for its full text and its vectors: they share the answers.
+  const admitted = new AdmittedMessages(pool);
+  const vectors = new PostgresVectorSearch(pool, index, options.exactMaxCandidates, admitted);
   return {
     driver: 'postgres',
     conversations: new PostgresConversationStore(pool),
     embeddings: new PostgresEmbeddingQueue(pool, index),
-    search: new PostgresMessageSearch(pool),
+    search: new PostgresMessageSearch(pool, { admitted }),
     context: new PostgresContextReader(pool),
     summaries: new PostgresSummaryStore(pool),
     pruning: new PostgresPruningReader(pool),

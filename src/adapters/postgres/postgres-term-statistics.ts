@@ -13,7 +13,10 @@ const EXACT_COUNT_CAP = 20_000;
 /** Words and counts kept at most (all are dropped past it). */
 const MAX_COUNTS = 20_000;
 
-export interface TermStatisticsSnapshot {
+/** What BM25 needs of the store for one query's words. */
+export interface TermStatistics {
+  /** Messages holding each word (in their own words or their neighbours'), estimated or counted. */
+  frequencies: Map<string, number>;
   /** Messages in the store. */
   corpus: number;
   /** The average full-text length (lexemes, own and neighbours') of a message. */
@@ -48,22 +51,16 @@ export class PostgresTermStatistics {
     return [...new Set(words.map((word) => this.stems.get(word) ?? null).filter((lexeme): lexeme is string => lexeme !== null))];
   }
 
-  async snapshot(): Promise<TermStatisticsSnapshot> {
+  async of(lexemes: readonly string[]): Promise<TermStatistics> {
     const [corpus, sample] = await Promise.all([this.corpusSize(), this.currentSample()]);
-    return { corpus, averageLength: sample.averageLength };
-  }
-
-  /** Messages holding each lexeme (in their own words or their neighbours'), estimated or counted. */
-  async documentFrequencies(lexemes: readonly string[]): Promise<Map<string, number>> {
-    const [corpus, sample] = await Promise.all([this.corpusSize(), this.currentSample()]);
-    const result = new Map<string, number>();
+    const frequencies = new Map<string, number>();
     const toCount: string[] = [];
     const now = Date.now();
     for (const lexeme of lexemes) {
       const seen = sample.counts.get(lexeme) ?? 0;
       const counted = this.exact.get(lexeme);
-      if (seen >= SAMPLE_MIN_COUNT && sample.size > 0) result.set(lexeme, Math.round((seen / sample.size) * corpus));
-      else if (counted && now - counted.at < EXACT_TTL_MS) result.set(lexeme, counted.n);
+      if (seen >= SAMPLE_MIN_COUNT && sample.size > 0) frequencies.set(lexeme, Math.round((seen / sample.size) * corpus));
+      else if (counted && now - counted.at < EXACT_TTL_MS) frequencies.set(lexeme, counted.n);
       else toCount.push(lexeme);
     }
     if (toCount.length > 0) {
@@ -73,10 +70,10 @@ export class PostgresTermStatistics {
       if (this.exact.size > MAX_COUNTS) this.exact.clear();
       for (const row of rows) {
         this.exact.set(row.lexeme, { n: row.n, at: now });
-        result.set(row.lexeme, row.n);
+        frequencies.set(row.lexeme, row.n);
       }
     }
-    return result;
+    return { frequencies, corpus, averageLength: sample.averageLength };
   }
 
   /** Messages in the store. */
@@ -96,16 +93,16 @@ export class PostgresTermStatistics {
 
   private refresh(): Promise<void> {
     this.sampling ??= (async () => {
-      const [counts, sizes] = await Promise.all([
-        this.pool.query<{ lexeme: string; n: number }>(`SELECT u.lexeme, count(*) AS n
-          FROM (SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT $1) s, unnest(s.search_tsv) u GROUP BY u.lexeme`, [SAMPLE_SIZE]),
-        this.pool.query<{ size: number; length: number | null }>(`SELECT count(*) AS size, avg(length(search_tsv))::float8 AS length
-          FROM (SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT $1) s`, [SAMPLE_SIZE]),
-      ]);
+      // One pass over the sample: each lexeme's count, and (under the null lexeme) the sample's size and average length.
+      const { rows } = await this.pool.query<{ lexeme: string | null; n: number; length: number | null }>(`
+        WITH sample AS MATERIALIZED (SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT $1)
+        SELECT u.lexeme, count(*) AS n, NULL::float8 AS length FROM sample, unnest(sample.search_tsv) u GROUP BY u.lexeme
+        UNION ALL SELECT NULL, count(*), avg(length(search_tsv))::float8 FROM sample`, [SAMPLE_SIZE]);
+      const totals = rows.find((row) => row.lexeme === null)!;
       this.sample = {
-        counts: new Map(counts.rows.map((row) => [row.lexeme, row.n])),
-        size: sizes.rows[0]!.size,
-        averageLength: Math.max(1, sizes.rows[0]!.length ?? 1),
+        counts: new Map(rows.filter((row) => row.lexeme !== null).map((row) => [row.lexeme!, row.n])),
+        size: totals.n,
+        averageLength: Math.max(1, totals.length ?? 1),
         at: Date.now(),
       };
     })().finally(() => { this.sampling = null; });

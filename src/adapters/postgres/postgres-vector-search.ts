@@ -1,7 +1,7 @@
 import type { ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { folderSubtreeRange, hasFilter, splitSearchFilterWhere } from '../sql/filter-sql.js';
-import { admitsAtMostMessages } from './postgres-admitted-messages.js';
+import { AdmittedMessages } from './postgres-admitted-messages.js';
 import { inTransaction, numbered, toVectorText, type Pool } from './postgres-pool.js';
 import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-index.js';
 
@@ -22,7 +22,7 @@ const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
  */
 export class PostgresVectorSearch implements VectorSearch {
   constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex,
-    private readonly exactMaxCandidates = EXACT_SEARCH_MAX_CANDIDATES) {}
+    private readonly exactMaxCandidates = EXACT_SEARCH_MAX_CANDIDATES, private readonly admitted = new AdmittedMessages(pool)) {}
 
   async nearest(vector: Float32Array, filter: SearchFilter, k: number): Promise<ScoredKey[]> {
     if (k <= 0) return [];
@@ -30,14 +30,14 @@ export class PostgresVectorSearch implements VectorSearch {
     const distance = indexedDistance(this.index.options.kind, vector.length, '?');
     if (!hasFilter(filter)) {
       return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-        ORDER BY ${distance} LIMIT ?`, [text, text, k]);
+        ORDER BY ${distance} LIMIT ?`, [text, text, k], k);
     }
     const { conversations, messages } = splitSearchFilterWhere(filter, folderSubtreeRange);
     const admittedConversations = conversations ? `v.conversation_id IN (SELECT c.id FROM conversations c WHERE ${conversations.sql})` : 'TRUE';
     const byMessage = messages.sql === 'TRUE' ? 'TRUE' : `EXISTS (SELECT 1 FROM messages m WHERE m.seq = v.message_seq AND ${messages.sql})`;
     const where = `${admittedConversations} AND ${byMessage}`;
     const whereParams = [...(conversations?.params ?? []), ...messages.params];
-    if (await admitsAtMostMessages(this.pool, filter, this.exactMaxCandidates)) {
+    if (await this.admitted.atMost(filter, this.exactMaxCandidates)) {
       // Full precision, and "+ 0" makes the order an expression no index serves: an exact scan of the admitted few.
       const exact = `(v.embedding <=> ?::vector)`;
       return inTransaction(this.pool, async (client) => {
@@ -49,12 +49,11 @@ export class PostgresVectorSearch implements VectorSearch {
     }
     // The planner, seeing a filter, may prefer to sort every admitted vector: too many here, so the index must serve.
     return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], 'SET LOCAL enable_sort = off');
+      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], k, 'SET LOCAL enable_sort = off');
   }
 
   /** The index's settings for k rows; iterative scans keep going until k rows pass the filter. */
-  private async indexSearch(sql: string, params: unknown[], planning = ''): Promise<ScoredKey[]> {
-    const k = params[params.length - 1] as number;
+  private async indexSearch(sql: string, params: unknown[], k: number, planning = ''): Promise<ScoredKey[]> {
     // Read before the transaction: it must not wait on another connection while it holds one.
     const settings = [await this.index.searchSettings(k), NO_PARALLEL, planning].filter((text) => text !== '').join('; ');
     return inTransaction(this.pool, async (client) => {
