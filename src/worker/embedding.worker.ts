@@ -78,6 +78,10 @@ export class EmbeddingWorker {
   private cycle: Promise<void> | null = null;
   /** The previous batch's insert into the index thread: the next batch is embedded while it runs. */
   private indexing: Promise<void> = Promise.resolve();
+  /** Messages the last cycle claimed. */
+  private lastClaimed = 0;
+  /** Overlapped completions that failed since the start (their batches wait for their claims to lapse). */
+  private storeFailures = 0;
   /** With overlapCompletion, the batches being stored (their promises never reject). */
   private readonly completing = new Set<Promise<void>>();
   /** Vectors of the batch being stored and not yet handed to the index. */
@@ -134,14 +138,17 @@ export class EmbeddingWorker {
 
   /** Runs until the queue is empty; throws when the bridge fails. For tests and tools that need "searchable now". */
   async drain(): Promise<void> {
+    const storeFailuresBefore = this.storeFailures;
     for (;;) {
       if (this.cycle) {
         await this.cycle;
-        continue;
-      }
-      // Batches being stored still count as pending: wait for them rather than claim nothing again and again.
-      if (this.completing.size > 0) {
-        await Promise.race(this.completing);
+        // Pending messages claimed elsewhere (batches being stored here, or another replica's) cannot be claimed:
+        // wait for a batch of ours, or a poll interval, rather than claim nothing again and again.
+        if (this.lastClaimed === 0) {
+          if (this.completing.size > 0) await Promise.race(this.completing);
+          else await new Promise((resolve) => setTimeout(resolve, this.options.pollIntervalMs));
+        }
+        if (this.storeFailures > storeFailuresBefore) throw new Error(this.state.lastError ?? 'storing vectors failed');
         continue;
       }
       const pending = await this.queue.pendingCount();
@@ -187,6 +194,7 @@ export class EmbeddingWorker {
     let delay = this.options.pollIntervalMs;
     try {
       const batch = await this.queue.claimPending(this.options.batchSize, this.options.claimLeaseMs);
+      this.lastClaimed = batch.length;
       if (batch.length > 0 && !this.holder.current().mismatch) {
         await this.embedBatch(batch);
         delay = 0;
@@ -245,11 +253,7 @@ export class EmbeddingWorker {
     const items = batch.map((message, i) => ({ key: message.key, vector: result.vectors[i]! }));
     if (this.options.overlapCompletion) {
       while (this.completing.size >= COMPLETIONS_IN_FLIGHT) await Promise.race(this.completing);
-      this.storing += items.length;
-      const completion: Promise<void> = this.completeInStore(result.model, items).finally(() => {
-        this.storing -= items.length;
-        this.completing.delete(completion);
-      });
+      const completion: Promise<void> = this.completeInStore(result.model, items).finally(() => this.completing.delete(completion));
       this.completing.add(completion);
       return;
     }
@@ -274,27 +278,31 @@ export class EmbeddingWorker {
     } finally {
       this.storing -= items.length;
     }
-    this.state.embeddedSinceStart += kept.length;
-    this.options.onEmbedded?.(kept.length);
+    this.noteStored(kept.length);
+  }
+
+  private noteStored(count: number): void {
+    this.state.embeddedSinceStart += count;
+    this.options.onEmbedded?.(count);
     this.state.lastSuccessAt = new Date().toISOString();
     this.state.lastError = null;
   }
 
   /**
    * Stores a batch while the next one is embedded. A failure leaves its messages claimed until their lease lapses
-   * (then they are embedded again) and makes the next cycle back off as a failed batch would.
+   * (then they are embedded again), is reported in the worker's status and fails a drain under way.
    */
   private async completeInStore(model: string, items: Array<{ key: number; vector: Float32Array }>): Promise<void> {
+    this.storing += items.length;
     try {
-      const stored = await this.queue.complete(model, items);
-      this.state.embeddedSinceStart += stored.length;
-      this.options.onEmbedded?.(stored.length);
-      this.state.lastSuccessAt = new Date().toISOString();
-      this.state.lastError = null;
+      this.noteStored((await this.queue.complete(model, items)).length);
     } catch (error) {
+      this.storeFailures += 1;
       this.state.consecutiveFailures += 1;
       this.state.lastError = (error as Error).message;
       this.log.warn({ err: error }, 'storing embedded vectors failed; their messages are embedded again once their claim lapses');
+    } finally {
+      this.storing -= items.length;
     }
   }
 
