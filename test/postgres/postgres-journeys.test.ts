@@ -108,6 +108,28 @@ for (const target of POSTGRES_TARGETS) {
       assert.equal(found.body.results[0].conversation_id, ids.trip, 'imported messages are embedded and searchable');
     });
 
+    test('memory_prune takes a fractional importance threshold (a number, as the spec says)', async () => {
+      // threshold_days 0: every conversation is idle; importance 5 is at or below 5.5, 7 is above.
+      const prune = await api('POST', '/mcp/tools/memory_prune', { threshold_days: 0, importance_threshold: 5.5 });
+      assert.equal(prune.status, 200, JSON.stringify(prune.body));
+      assert.equal(prune.body.data.importance_threshold, 5.5);
+      const recommendation = Object.fromEntries(prune.body.data.suggestions.map((s: any) => [s.conversation_label, s.recommendation]));
+      assert.equal(recommendation.backend, 'archive');
+      assert.equal(recommendation.travel, 'keep');
+    });
+
+    test('a rebuild while new messages are being embedded answers, and every message ends embedded once', async () => {
+      const late = await Promise.all(Array.from({ length: 6 }, (_, i) => api('POST', '/api/v1/conversations', { label: `late ${i}`,
+        folder: '/late', messages: [{ role: 'user', content: `A late note ${i} about the ferry timetable` }] })));
+      assert.ok(late.every((created) => created.status === 201));
+      const rebuild = await api('POST', '/api/v1/rebuild-embeddings');
+      assert.ok([200, 202].includes(rebuild.status), JSON.stringify(rebuild.body));
+      await stack.waitForEmbeddings();
+      const status = await api('GET', '/api/v1/embeddings/status');
+      assert.deepEqual([status.body.pending, status.body.done, status.body.failed], [0, 11, 0]);
+      for (const created of late) assert.equal((await api('DELETE', `/api/v1/conversations/${created.body.id}`)).status, 200);
+    });
+
     test('rebuild re-embeds every message and search works after it', async () => {
       const started = await api('POST', '/api/v1/rebuild-embeddings');
       assert.ok([200, 202].includes(started.status), JSON.stringify(started.body));
