@@ -1,7 +1,8 @@
 /**
  * Retrieval quality on LoCoMo, measured through the public HTTP API.
  *
- *   npx tsx scripts/locomo-eval.ts ../shared/datasets/locomo-dev.json [--modes hybrid,semantic,keyword] [--samples 5] [--driver postgres]
+ *   npx tsx scripts/locomo-eval.ts ../shared/datasets/locomo-dev.json [--modes hybrid,semantic,keyword] [--samples 5]
+ *     [--driver postgres [--url postgres://…/admin-db]]
  *
  * Starts the real bridge (builtin offline engine) and controller on ephemeral
  * ports with a temporary data directory, loads every sample through
@@ -17,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { startService, type RunningService } from '../test/helpers/service-harness.js';
 import { folderOf, loadSample, questionsOf, type Sample } from './lib/locomo.js';
 import { startPgliteServer } from './lib/pglite-server.js';
+import { freshDatabase } from './lib/postgres-database.js';
 import { toMatchAnyQuery } from '../src/features/search/fts-query.js';
 
 
@@ -24,7 +26,7 @@ const KS = [5, 10, 20] as const;
 
 function parseArgs(argv: string[]) {
   const [dataPath, ...rest] = argv;
-  if (!dataPath) throw new Error('usage: locomo-eval.ts <locomo-dev.json> [--modes hybrid,semantic,keyword] [--samples N] [--driver sqlite|postgres]');
+  if (!dataPath) throw new Error('usage: locomo-eval.ts <locomo-dev.json> [--modes hybrid,semantic,keyword] [--samples N] [--driver sqlite|postgres] [--url postgres://…]');
   const option = (name: string) => {
     const i = rest.indexOf(`--${name}`);
     return i >= 0 ? rest[i + 1] : undefined;
@@ -34,6 +36,8 @@ function parseArgs(argv: string[]) {
     modes: (option('modes') ?? 'hybrid,semantic,keyword,bm25').split(','),
     samples: Number(option('samples') ?? Infinity),
     driver: option('driver') ?? 'sqlite',
+    /** postgres: a real server (a fresh database is made there and dropped after); PGlite when absent. */
+    url: option('url'),
   };
 }
 
@@ -41,8 +45,8 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const samples = (JSON.parse(readFileSync(args.dataPath, 'utf8')) as Sample[]).slice(0, args.samples);
   const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-locomo-'));
-  // --driver postgres: the same run on the postgres driver (Postgres 18 + pgvector in PGlite, single-threaded WASM).
-  const pg = args.driver === 'postgres' ? await startPgliteServer() : null;
+  // --driver postgres: the same run on the postgres driver, on a real server (--url) or in PGlite (single-threaded WASM).
+  const pg = args.driver !== 'postgres' ? null : args.url ? await freshDatabase(args.url, 'memsvc_locomo') : await startPgliteServer();
   const stack = await startService({ bridge: 'builtin', logger: { level: 'warn' }, dataDir, ...(pg ? { overrides: { storage: { driver: 'postgres', url: pg.url } } } : {}) });
   try {
     const loadStarted = performance.now();
