@@ -6,6 +6,7 @@ export const ErrorCode = {
   INVALID_FILTER: 'INVALID_FILTER',
   INVALID_QUERY: 'INVALID_QUERY',
   UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
   CONVERSATION_NOT_FOUND: 'CONVERSATION_NOT_FOUND',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
@@ -26,7 +27,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
  * What went wrong, in the domain's words. Services and the layers around them
  * decide on kinds; only the error mapping (http/error-mapping.ts) knows HTTP statuses.
  */
-export type ErrorKind = 'invalid_input' | 'not_found' | 'conflict' | 'limit_exceeded' | 'unavailable' | 'unauthorized';
+export type ErrorKind = 'invalid_input' | 'not_found' | 'conflict' | 'limit_exceeded' | 'unavailable' | 'unauthorized' | 'forbidden';
 
 export type InvalidInputCode = (typeof ErrorCode)[
   'VALIDATION_ERROR' | 'INVALID_JSON' | 'INVALID_FOLDER' | 'INVALID_FILTER' | 'INVALID_QUERY'];
@@ -100,6 +101,14 @@ export class UnauthorizedError extends DomainError {
   readonly kind = 'unauthorized';
   constructor(message = 'Invalid or missing API key') {
     super(ErrorCode.UNAUTHORIZED, message);
+  }
+}
+
+/** The caller's key is valid but its grants do not cover this (a write outside its write grants, an admin route). */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(message: string) {
+    super(ErrorCode.FORBIDDEN, message);
   }
 }
 

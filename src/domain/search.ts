@@ -12,6 +12,8 @@ export interface SearchFilter {
   archived?: boolean;
   /** Conversations to leave out entirely (e.g. excluded folders in context assembly). */
   excludedFolders?: readonly string[];
+  /** Only conversations in one of these subtrees (a tenant's visible folders; none admits nothing). */
+  within?: readonly string[];
 }
 
 /** A message found by a search, with what a client needs to cite it. */

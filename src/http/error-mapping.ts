@@ -10,6 +10,7 @@ export interface WireError {
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid_input: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   limit_exceeded: 400,

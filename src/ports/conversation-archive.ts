@@ -7,6 +7,8 @@ export interface ArchiveFilter {
   to?: string;
   /** The folder and its subtree. */
   folder?: string;
+  /** Only conversations in one of these subtrees (a tenant's visible folders; none admits nothing). */
+  within?: readonly string[];
 }
 
 export interface ArchiveCursor {

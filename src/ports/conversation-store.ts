@@ -6,6 +6,8 @@ export interface ConversationFilter {
   folder?: string;
   pinned?: boolean;
   archived?: boolean;
+  /** Only conversations in one of these subtrees (a tenant's visible folders; none admits nothing). */
+  within?: readonly string[];
 }
 
 export type ConversationSortField = 'created_at' | 'updated_at' | 'importance_score' | 'label';

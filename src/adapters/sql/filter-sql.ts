@@ -27,12 +27,24 @@ export function folderSubtreeRange(column: string, folder: string): SqlFragment 
     params: [folder, `${folder}0`, folder, `${folder}/`] };
 }
 
+/**
+ * `column` lies in one of the subtrees (a tenant's visible folders); FALSE for none. One subtree is the plain
+ * subtree test, so a tenant holding one folder is searched exactly as that folder filter is.
+ */
+export function folderWithin(column: string, within: readonly string[], subtree: typeof folderSubtree = folderSubtree): SqlFragment {
+  if (within.length === 0) return { sql: 'FALSE', params: [] };
+  if (within.length === 1) return subtree(column, within[0]!);
+  const parts = within.map((folder) => subtree(column, folder));
+  return { sql: `(${parts.map((part) => part.sql).join(' OR ')})`, params: parts.flatMap((part) => part.params) };
+}
+
 /** WHERE clauses over `messages m JOIN conversations c` for a search filter, with `?` placeholders (SQLite and, numbered, Postgres). */
 export function searchFilterWhere(filter: SearchFilter, subtree: typeof folderSubtree = folderSubtree): SqlFragment {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const add = (fragment: SqlFragment) => { clauses.push(fragment.sql); params.push(...fragment.params); };
   if (filter.folder !== undefined) add(subtree('c.folder', filter.folder));
+  if (filter.within !== undefined) add(folderWithin('c.folder', filter.within, subtree));
   if (filter.label !== undefined) add({ sql: 'c.label = ?', params: [filter.label] });
   if (filter.importanceMin !== undefined) add({ sql: 'c.importance_score >= ?', params: [filter.importanceMin] });
   if (filter.importanceMax !== undefined) add({ sql: 'c.importance_score <= ?', params: [filter.importanceMax] });
@@ -63,8 +75,9 @@ export function splitSearchFilterWhere(filter: SearchFilter, subtree: typeof fol
   };
 }
 
-export const hasFilter = (filter: SearchFilter): boolean =>
-  Object.values(filter).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0));
+/** A `within` of no folders is a filter too: it admits nothing. */
+export const hasFilter = (filter: SearchFilter): boolean => filter.within !== undefined
+  || Object.values(filter).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0));
 
 /** The column of each sort field: a whitelist, so no request text reaches ORDER BY. */
 export const CONVERSATION_SORT_COLUMNS: Readonly<Record<ConversationSortField, string>> = {
@@ -88,6 +101,11 @@ export function conversationWhere(filter: ConversationFilter, folderColumn = 'fo
     clauses.push(subtree.sql);
     params.push(...subtree.params);
   }
+  if (filter.within !== undefined) {
+    const within = folderWithin(folderColumn, filter.within);
+    clauses.push(within.sql);
+    params.push(...within.params);
+  }
   if (filter.pinned !== undefined) clauses.push(`importance_score ${filter.pinned ? '>=' : '<'} 10`);
   if (filter.archived !== undefined) { clauses.push('status = ?'); params.push(filter.archived ? 'archived' : 'active'); }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
@@ -103,6 +121,11 @@ export function archivePageWhere(filter: ArchiveFilter, after: ArchiveCursor | n
     const subtree = folderSubtree('folder', filter.folder);
     clauses.push(subtree.sql);
     params.push(...subtree.params);
+  }
+  if (filter.within !== undefined) {
+    const within = folderWithin('folder', filter.within);
+    clauses.push(within.sql);
+    params.push(...within.params);
   }
   if (after) { clauses.push('(created_at, id) > (?, ?)'); params.push(after.createdAt, after.id); }
   return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
