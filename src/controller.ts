@@ -48,6 +48,14 @@ import { bridgeQueryEmbedder, inProcessQueryEmbedder } from './adapters/local-em
 import { BUILTIN_EMBEDDING_MODEL, modelCacheDir } from './bridge/builtin/embedding/builtin-model.js';
 import type { Logger } from './ports/logger.js';
 import { WritesInFlight } from './domain/writes-in-flight.js';
+import { ADMIN_SCOPE, defaultFolder, type Scope } from './domain/scope.js';
+import { principalOf, type ForRequest } from './http/principal.js';
+import { KeysService } from './features/keys/keys.service.js';
+import { keyRoutes } from './features/keys/keys.routes.js';
+import { scopeStorage } from './tenancy/scoped-storage.js';
+import { ScopedServices } from './tenancy/scoped-services.js';
+import type { ScopedTools } from './mcp/tool-invoker.js';
+import type { MessageActivityReader } from './ports/message-activity-reader.js';
 
 export interface ControllerOptions {
   config: Config;
@@ -75,7 +83,27 @@ export interface Controller {
   writes: WritesInFlight;
   /** The vector index and its catch-up after a start (status for /health). */
   holder: VectorIndexHolder;
+  /** API keys and tenant tokens: who a secret is. */
+  keys: KeysService;
+  /** The services as each scope sees them (the proxy serves its callers through these). */
+  features: ScopedServices<Features>;
   close(): Promise<void>;
+}
+
+/** The feature services of one scope. */
+export interface Features {
+  conversations: ConversationService;
+  search: SearchService;
+  context: ContextService;
+  embeddings: EmbeddingsService;
+  summaries: SummariesService;
+  pruning: PruningService;
+  labels: LabelsService;
+  exporter: ExportService;
+  /** The store as the scope sees it (/stats). */
+  store: ConversationStore;
+  activity: MessageActivityReader;
+  tools: ScopedTools;
 }
 
 export { DATABASE_FILE } from './adapters/sqlite/sqlite-storage.js';
@@ -87,7 +115,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   const { config } = options;
   const clock = options.clock ?? systemClock;
   // The app (and so the logger) first: opening the store may run a long migration, which it reports.
-  const { app, metrics } = await buildHttpApp({
+  const { app, metrics, setAuthenticator } = await buildHttpApp({
     config, apiKey: options.apiKey, logger: options.logger, schemaNames: FEATURE_SCHEMA_NAMES,
   });
   const log = app.log;
@@ -115,71 +143,90 @@ export async function buildController(options: ControllerOptions): Promise<Contr
   };
   const folderLimits = { maxChars: config.limits.max_folder_chars, maxDepth: config.limits.max_folder_depth };
 
-  // The features.
+  // The features, once per scope: the admin's over the whole store, a tenant's over the store narrowed to its
+  // grants (tenancy/scoped-storage.ts). Routes reach them only through the request's principal.
   // Every client read that counts as an access (a conversation, its messages, a summary) records it here.
   const accesses = new AccessRecorder((id, at) => store.touch(id, at), log);
-  const conversations = new ConversationService({
-    store, clock, sessionGapMs: sessionGapMs(config), limits: conversationLimits(config),
-    onMessagesStored: () => worker.wake(),
-    onConversationDeleted: removeFromIndex, accesses, writes,
-  });
   // Started now, it warms (chrono-node) on its own thread while the rest starts; not at all without the time bonus.
   const periods = config.search.time_weight > 0 ? PeriodParsingThread.start(log) : PeriodParsingThread.onDemand(log);
-  const search = new SearchService({
-    queries: queryEmbedder(config, provider, options.modelCacheDir ?? modelCacheDir(config.server.data_dir), log),
-    holder, vectors: storage.vectorSearch(() => holder.current().index), reader, folderLimits, log,
-    maxResults: config.limits.max_query_results,
-    defaultMode: config.search.default_mode,
-    clock,
-    periods,
-    scopedStatistics: config.search.scoped_statistics,
-    refinement: {
-      authorWeight: config.search.author_weight,
-      sessionWeight: config.search.session_weight,
-      timeWeight: config.search.time_weight,
-    },
-  });
-  const context = new ContextService({
-    rankings: search, reader: storage.context, messages: reader, clock, folderLimits, log, periods,
-    tuning: config.search.context_refinement
-      ? { ...DEFAULT_TUNING, timeWeight: config.search.time_weight,
-        authorPrior: config.search.context_author_prior, sessionWeight: config.search.context_session_weight }
-      : { ...UNREFINED_TUNING, timeWeight: config.search.time_weight },
-  });
-  const embeddings = new EmbeddingsService({
-    queue, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
-  });
-  const summaries = new SummariesService({
-    conversations: store, summaries: storage.summaries, language, clock, recordAccess: (id, at) => accesses.record(id, at),
-  });
-  const pruning = new PruningService({ conversations: store, reader: storage.pruning, clock, accessesRecorded: () => accesses.settled() });
-  const labels = new LabelsService({
-    conversations: store, vectors: storage.labelVectors, language, embedder: provider, log,
-    useLlm: config.bridge.chat.provider !== 'none',
-  });
-  const exporter = new ExportService({
-    store, archive: storage.archive, clock,
-    limits: { ...conversationLimits(config), folder: folderLimits, sessionGapMs: sessionGapMs(config) },
-    onMessagesStored: () => worker.wake(),
-    onMessagesRemoved: removeFromIndex,
-    accessesRecorded: () => accesses.settled(),
-    writes,
-  });
+  const queries = queryEmbedder(config, provider, options.modelCacheDir ?? modelCacheDir(config.server.data_dir), log);
+  const buildFeatures = (scope: Scope): Features => {
+    const seen = scopeStorage(storage, scope);
+    const conversations = new ConversationService({
+      store: seen.conversations, clock, sessionGapMs: sessionGapMs(config), limits: conversationLimits(config),
+      onMessagesStored: () => worker.wake(),
+      onConversationDeleted: removeFromIndex, accesses, writes, defaultFolder: defaultFolder(scope),
+    });
+    const search = new SearchService({
+      queries, holder, vectors: seen.vectorSearch(() => holder.current().index), reader: seen.search, folderLimits, log,
+      maxResults: config.limits.max_query_results,
+      defaultMode: config.search.default_mode,
+      clock,
+      periods,
+      scopedStatistics: config.search.scoped_statistics,
+      refinement: {
+        authorWeight: config.search.author_weight,
+        sessionWeight: config.search.session_weight,
+        timeWeight: config.search.time_weight,
+      },
+    });
+    const context = new ContextService({
+      rankings: search, reader: seen.context, messages: seen.search, clock, folderLimits, log, periods,
+      tuning: config.search.context_refinement
+        ? { ...DEFAULT_TUNING, timeWeight: config.search.time_weight,
+          authorPrior: config.search.context_author_prior, sessionWeight: config.search.context_session_weight }
+        : { ...UNREFINED_TUNING, timeWeight: config.search.time_weight },
+    });
+    const embeddings = new EmbeddingsService({
+      queue: seen.embeddings, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
+    });
+    const summaries = new SummariesService({
+      conversations: seen.conversations, summaries: seen.summaries, language, clock, recordAccess: (id, at) => accesses.record(id, at),
+    });
+    const pruning = new PruningService({ conversations: seen.conversations, reader: seen.pruning, clock, accessesRecorded: () => accesses.settled() });
+    const labels = new LabelsService({
+      conversations: seen.conversations, vectors: seen.labelVectors, language, embedder: provider, log,
+      useLlm: config.bridge.chat.provider !== 'none',
+    });
+    const exporter = new ExportService({
+      store: seen.conversations, archive: seen.archive, clock,
+      limits: { ...conversationLimits(config), folder: folderLimits, sessionGapMs: sessionGapMs(config) },
+      onMessagesStored: () => worker.wake(),
+      onMessagesRemoved: removeFromIndex,
+      accessesRecorded: () => accesses.settled(),
+      writes,
+    });
+    const tools = buildMemoryTools({ conversations, search, pruning, context, summaries });
+    return {
+      conversations, search, context, embeddings, summaries, pruning, labels, exporter,
+      store: seen.conversations, activity: seen.activity, tools: new Map(tools.map((tool) => [tool.name, tool])),
+    };
+  };
+  const features = new ScopedServices(buildFeatures, buildFeatures(ADMIN_SCOPE));
+  const admin = features.admin;
+  const { conversations, search, context, embeddings } = admin;
+  /** A feature's service as the request's scope sees it. */
+  const scoped = <K extends keyof Features>(name: K): ForRequest<Features[K]> =>
+    (request) => features.for(principalOf(request).scope)[name];
+  const keys = new KeysService({ store: storage.keys, adminKey: options.apiKey, clock, log, folderLimits });
+  setAuthenticator(keys);
 
   // Their routes, the MCP tools over them, and the system routes.
-  await app.register(conversationRoutes, { prefix: '/api/v1', conversations });
-  await app.register(searchRoutes, { prefix: '/api/v1', search, pendingEmbeddings: () => embeddings.pending() });
-  await app.register(contextRoutes, { prefix: '/api/v1', context });
-  await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings });
-  await app.register(summaryRoutes, { prefix: '/api/v1', summaries });
-  await app.register(pruningRoutes, { prefix: '/api/v1', pruning });
-  await app.register(labelRoutes, { prefix: '/api/v1', labels });
-  await app.register(exportRoutes, { prefix: '/api/v1', exporter });
-  await registerMcp(app, new ToolInvoker(buildMemoryTools({ conversations, search, pruning, context, summaries }), log,
-    app.schemaCompilation));
-  await registerSystem(app, { config, storage, provider, holder, embeddings, worker, metrics, clock });
+  await app.register(conversationRoutes, { prefix: '/api/v1', conversations: scoped('conversations') });
+  await app.register(searchRoutes, { prefix: '/api/v1', search: scoped('search'),
+    pendingEmbeddings: (request) => () => scoped('embeddings')(request).pending() });
+  await app.register(contextRoutes, { prefix: '/api/v1', context: scoped('context') });
+  await app.register(embeddingRoutes, { prefix: '/api/v1', embeddings: scoped('embeddings') });
+  await app.register(summaryRoutes, { prefix: '/api/v1', summaries: scoped('summaries') });
+  await app.register(pruningRoutes, { prefix: '/api/v1', pruning: scoped('pruning') });
+  await app.register(labelRoutes, { prefix: '/api/v1', labels: scoped('labels') });
+  await app.register(exportRoutes, { prefix: '/api/v1', exporter: scoped('exporter') });
+  await app.register(keyRoutes, { prefix: '/api/v1', keys });
+  await registerMcp(app, new ToolInvoker([...admin.tools.values()], log, app.schemaCompilation), scoped('tools'));
+  await registerSystem(app, { config, storage, provider, holder, embeddings, worker, metrics, clock,
+    scopedStore: scoped('store'), scopedEmbeddings: scoped('embeddings') });
   // Last: the web UI's catch-all must not shadow any API route.
-  await app.register(uiRoutes, { activity: storage.activity, clock });
+  await app.register(uiRoutes, { activity: scoped('activity'), clock });
 
   if (config.embedding_worker.enabled) worker.start();
   app.addHook('onClose', async () => {
@@ -189,7 +236,8 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     await storage.close();
     await periods.close();
   });
-  return { app, storage, store, conversations, search, context, embeddings, worker, writes, holder, close: () => app.close() };
+  return { app, storage, store, conversations, search, context, embeddings, worker, writes, holder, keys, features,
+    close: () => app.close() };
 }
 
 /** Questions embedded in process when the bridge runs the builtin model (search.query_embedding). */
@@ -243,14 +291,14 @@ function buildEmbeddingWorker(config: Config, storage: Storage, provider: Embedd
   }, log);
 }
 
-/** The tools in both forms: REST (/mcp/tools) and MCP streamable HTTP (/mcp). */
-async function registerMcp(app: FastifyInstance, invoker: ToolInvoker): Promise<void> {
-  await app.register(toolRoutes, { invoker });
+/** The tools in both forms: REST (/mcp/tools) and MCP streamable HTTP (/mcp), each run as the caller's scope has them. */
+async function registerMcp(app: FastifyInstance, invoker: ToolInvoker, tools: ForRequest<ScopedTools>): Promise<void> {
+  await app.register(toolRoutes, { invoker, tools });
   await app.register(mcpHttpRoutes, {
-    catalog: {
+    catalog: (request) => ({
       tools: invoker.tools,
-      call: async (name, params) => (await invoker.invoke(name, params)).envelope,
-    },
+      call: async (name, params) => (await invoker.invoke(name, params, tools(request))).envelope,
+    }),
   });
 }
 
@@ -263,16 +311,18 @@ interface SystemParts {
   worker: EmbeddingWorker;
   metrics: HttpMetrics;
   clock: Clock;
+  scopedStore: ForRequest<ConversationStore>;
+  scopedEmbeddings: ForRequest<EmbeddingsService>;
 }
 
 /** /health (public, cached), /health/detailed (behind the key), /metrics and /api/v1/stats. */
 async function registerSystem(app: FastifyInstance, parts: SystemParts): Promise<void> {
-  const { config, storage, provider, holder, embeddings, worker, metrics, clock } = parts;
+  const { config, storage, provider, holder, embeddings, worker, metrics, clock, scopedStore, scopedEmbeddings } = parts;
   const checks = healthChecks(config, storage, provider, holder, embeddings);
   const startedAt = Date.now();
   const spoolDir = join(config.server.data_dir, SPOOL_DIR);
   await app.register(systemRoutes, {
-    store: storage.conversations, checks, metrics, startedAt, clock,
+    store: storage.conversations, scopedStore, checks, metrics, startedAt, clock,
     healthCacheMs: config.server.health_cache_ms,
     metricsRequireKey: config.metrics.require_key,
     detailedHealth: () => detailedHealth({
@@ -285,7 +335,7 @@ async function registerSystem(app: FastifyInstance, parts: SystemParts): Promise
       dataDir: config.server.data_dir,
       spool: config.proxy.enabled ? () => spoolDepth(spoolDir) : null,
     }),
-    extraStats: async () => ({ embeddings: await embeddings.status() }),
+    extraStats: (request) => async () => ({ embeddings: await scopedEmbeddings(request).status() }),
   });
 }
 

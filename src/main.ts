@@ -60,7 +60,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // The chat proxy runs in this process and uses the controller's services directly.
   const proxy = config.proxy.enabled
     ? await (await import('./proxy/proxy.app.js')).buildProxyApp({
-      config, apiKey: apiKey.key, conversations: controller.conversations, context: controller.context,
+      config, authenticator: controller.keys, conversations: controller.conversations,
+      scoped: (scope) => controller.features.for(scope),
       logger: app.log.child({ component: 'proxy' }),
     })
     : null;

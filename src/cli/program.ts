@@ -102,7 +102,7 @@ export function buildProgram(): Command {
       print(`${restore(loadCliContext().config, file)}\n`);
     });
 
-  const key = program.command('key').description('the API key');
+  const key = program.command('key').description('the admin API key, and scoped keys on the running service');
   key.command('show').description('print the API key').action(async () => {
     const { showKey } = await import('./commands/key.command.js');
     print(showKey(loadCliContext()));
@@ -111,6 +111,27 @@ export function buildProgram(): Command {
     const { rotateKey } = await import('./commands/key.command.js');
     print(rotateKey(loadCliContext()));
   });
+  key.command('create').description('create a scoped key on the running service (its secret is printed once)')
+    .argument('<name>', 'a name, unique among keys that are not revoked')
+    .option('--grant <folder[:read|write]>', 'a folder subtree it may read or write (repeatable)', (value: string, all: string[]) => [...all, value], [])
+    .option('--admin', 'full access, like the configured key', false)
+    .option('--json', 'as JSON', false)
+    .action(async (name: string, options: { grant: string[]; admin: boolean; json: boolean }) => {
+      const { createKey } = await import('./commands/tenant-key.command.js');
+      print(await createKey(loadCliContext().client(), name, options));
+    });
+  key.command('list').description('keys on the running service, with grants and last use (never a secret)')
+    .option('--json', 'as JSON', false)
+    .action(async (options: { json: boolean }) => {
+      const { listKeys } = await import('./commands/tenant-key.command.js');
+      print(await listKeys(loadCliContext().client(), options));
+    });
+  key.command('revoke').description('revoke a key: its requests and tokens get 401 on every replica')
+    .argument('<id>', 'the key id (key_…)')
+    .action(async (id: string) => {
+      const { revokeKey } = await import('./commands/tenant-key.command.js');
+      print(await revokeKey(loadCliContext().client(), id));
+    });
 
   program.command('doctor')
     .description('check the config, port, data dir, bridge and model, vector index and disk space')

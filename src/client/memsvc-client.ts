@@ -145,10 +145,21 @@ export function createMemsvcClient(options: MemsvcClientOptions) {
     fullText: (body: FullTextRequest) => unwrap(raw.POST('/api/v1/search/fts', { body })),
   };
 
+  /** API keys (admin) and the caller's own identity and tenant tokens; a token works wherever a key does. */
+  const keys = {
+    create: (body: RequestOf<'/api/v1/keys', 'post'>) => unwrap(raw.POST('/api/v1/keys', { body })),
+    list: async () => (await unwrap(raw.GET('/api/v1/keys'))).keys,
+    revoke: (keyId: string) => unwrap(raw.DELETE('/api/v1/keys/{id}', { params: { path: { id: keyId } } })),
+    me: () => unwrap(raw.GET('/api/v1/keys/me')),
+    mintToken: (grants: RequestOf<'/api/v1/keys/me/tokens', 'post'>['grants'], expiresIn = 3600) =>
+      unwrap(raw.POST('/api/v1/keys/me/tokens', { body: { grants, expires_in: expiresIn } })),
+  };
+
   return {
     raw,
     conversations,
     search,
+    keys,
     assembleContext: (body: AssembleContextRequest) => unwrap(raw.POST('/api/v1/context/assemble', { body })),
     summarize: (body: RequestOf<'/api/v1/summarize', 'post'>) => unwrap(raw.POST('/api/v1/summarize', { body })),
     suggestLabels: (body: RequestOf<'/api/v1/labels/suggest', 'post'>) => unwrap(raw.POST('/api/v1/labels/suggest', { body })),

@@ -1416,6 +1416,378 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every key with its grants, last use and revocation (admin; never a secret) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyListResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an API key with folder grants (admin); its secret is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateKeyBody"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedKeyResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key (admin): its next request, and its tokens', get 401 on every replica */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Empty body */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmptyResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling key: id, name, grants, admin */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MeResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/keys/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mint a short-lived tenant token with grants within the caller's */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MintTokenBody"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TokenResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/labels/suggest": {
         parameters: {
             query?: never;
@@ -1750,6 +2122,15 @@ export interface paths {
                 };
                 /** @description Every error: a message for people and a stable code for programs. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error: a message for people and a stable code for programs. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2114,6 +2495,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ToolFailure"];
                     };
                 };
                 /** @description Default Response */
@@ -2691,6 +3081,50 @@ export interface components {
             updated_at: string;
             word_count: number;
         };
+        CreatedKeyResponse: {
+            admin: boolean;
+            /** @description ISO 8601, UTC, with Z */
+            created_at: string;
+            grants: {
+                /**
+                 * @description write includes read
+                 * @enum {string}
+                 */
+                access: "read" | "write";
+                /** @description A folder subtree, e.g. /t/alice */
+                folder: string;
+            }[];
+            id: string;
+            /** @description The secret: shown this once, stored only as a hash */
+            key: string;
+            name: string;
+        };
+        CreateKeyBody: {
+            /**
+             * @description Full access, like the configured key
+             * @default false
+             */
+            admin?: boolean;
+            /** @description This key's own burst (with requests_per_second) */
+            burst?: number;
+            /**
+             * @description Folder subtrees the key may read or write; at least one unless admin
+             * @default []
+             */
+            grants?: {
+                /**
+                 * @description write includes read
+                 * @enum {string}
+                 */
+                access: "read" | "write";
+                /** @description A folder subtree, e.g. /t/alice */
+                folder: string;
+            }[];
+            /** @description Unique among keys that are not revoked */
+            name: string;
+            /** @description This key's own rate limit (else rate_limit.requests_per_second) */
+            requests_per_second?: number;
+        };
         /**
          * ErrorResponse
          * @description Every error: a message for people and a stable code for programs.
@@ -2967,6 +3401,30 @@ export interface components {
             replaced: number;
             skipped: number;
         };
+        KeyListResponse: {
+            keys: {
+                admin: boolean;
+                burst: number | null;
+                /** @description ISO 8601, UTC, with Z */
+                created_at: string;
+                grants: {
+                    /**
+                     * @description write includes read
+                     * @enum {string}
+                     */
+                    access: "read" | "write";
+                    /** @description A folder subtree, e.g. /t/alice */
+                    folder: string;
+                }[];
+                id: string;
+                /** @description ISO 8601, UTC, with Z */
+                last_used_at: string | null;
+                name: string;
+                requests_per_second: number | null;
+                /** @description ISO 8601, UTC, with Z */
+                revoked_at: string | null;
+            }[];
+        };
         ListConversationsResponse: {
             page: number;
             page_size: number;
@@ -3017,6 +3475,38 @@ export interface components {
                 timestamp: string;
             }[];
             total: number;
+        };
+        MeResponse: {
+            admin: boolean;
+            grants: {
+                /**
+                 * @description write includes read
+                 * @enum {string}
+                 */
+                access: "read" | "write";
+                /** @description A folder subtree, e.g. /t/alice */
+                folder: string;
+            }[];
+            id: string;
+            name: string;
+            /** @description ISO 8601, UTC, with Z */
+            token_expires_at?: string;
+        };
+        MintTokenBody: {
+            /**
+             * @description Seconds, at most a day
+             * @default 3600
+             */
+            expires_in?: number;
+            grants: {
+                /**
+                 * @description write includes read
+                 * @enum {string}
+                 */
+                access: "read" | "write";
+                /** @description A folder subtree, e.g. /t/alice */
+                folder: string;
+            }[];
         };
         QueryBody: {
             filters?: {
@@ -3152,6 +3642,21 @@ export interface components {
             window_start: string;
             word_count: number;
         };
+        TokenResponse: {
+            /** @description ISO 8601, UTC, with Z */
+            expires_at: string;
+            grants: {
+                /**
+                 * @description write includes read
+                 * @enum {string}
+                 */
+                access: "read" | "write";
+                /** @description A folder subtree, e.g. /t/alice */
+                folder: string;
+            }[];
+            /** @description A signed JWT: present it as the API key */
+            token: string;
+        };
         ToolFailure: {
             /** @enum {object|null} */
             data: never | null;
@@ -3266,6 +3771,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3396,6 +3910,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3507,6 +4030,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3650,6 +4182,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3771,6 +4312,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -3906,6 +4456,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4047,6 +4606,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4177,6 +4745,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4299,6 +4876,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */
@@ -4437,6 +5023,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
+                };
+            };
+            /** @description Default Response */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4550,6 +5145,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolFailure"];
                 };
             };
             /** @description Default Response */

@@ -2,6 +2,7 @@ import * as context from './context/context.schemas.js';
 import * as conversations from './conversations/conversations.schemas.js';
 import * as embeddings from './embeddings/embeddings.schemas.js';
 import * as exporting from './export/export.schemas.js';
+import * as keys from './keys/keys.schemas.js';
 import * as labels from './labels/labels.schemas.js';
 import * as pruning from './pruning/pruning.schemas.js';
 import * as search from './search/search.schemas.js';
@@ -12,7 +13,7 @@ import * as tools from '../mcp/tools.schemas.js';
 
 /** Every use case's schemas by the name they are exported under: /openapi.json's components. */
 export const FEATURE_SCHEMA_NAMES = schemaNamesOf({
-  conversations, search, context, summaries, pruning, labels, exporting, embeddings, system, ui, tools,
+  conversations, search, context, summaries, pruning, labels, exporting, embeddings, system, ui, keys, tools,
 });
 
 /** Names every schema object the modules export; a name two modules share is prefixed with its module's key. */

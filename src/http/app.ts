@@ -4,7 +4,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/config.schema.js';
 import { serverTls } from '../config/tls-files.js';
-import { ErrorCode, LimitExceededError, UnauthorizedError, UnavailableError, ValidationError } from '../domain/errors.js';
+import { ErrorCode, ForbiddenError, LimitExceededError, UnauthorizedError, UnavailableError, ValidationError } from '../domain/errors.js';
+import type { KeyRateLimit, Principal } from '../domain/principal.js';
+import { ADMIN_SCOPE } from '../domain/scope.js';
 import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bounds.js';
 import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
@@ -43,7 +45,21 @@ export interface HttpAppOptions {
  * The bare HTTP app: JSON parsing, auth, rate limit, errors, metrics and the
  * OpenAPI document. Features register their routes on it (see controller.app.ts).
  */
-export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: FastifyInstance; metrics: HttpMetrics }> {
+/** Says who presents a secret, or throws UnauthorizedError. */
+export interface Authenticator {
+  authenticate(presented: string | undefined): Promise<Principal>;
+  /** The key id a refused secret claims, for the log. */
+  claimedId(presented: string | undefined): string | null;
+}
+
+export interface HttpApp {
+  app: FastifyInstance;
+  metrics: HttpMetrics;
+  /** Replaces the admin-key-only authenticator once the key store is open. */
+  setAuthenticator(authenticator: Authenticator): void;
+}
+
+export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { config } = options;
   const tls = serverTls(config);
   const compilation = new DeferredCompilation();
@@ -71,7 +87,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
   acceptEmptyJsonBodies(app);
   registerErrorHandling(app);
   const metrics = registerHttpMetrics(app);
-  registerAuthAndRateLimit(app, options);
+  const auth = registerAuthAndRateLimit(app, options);
   await registerOverloadProtection(app, config);
 
   await app.register(swagger, {
@@ -94,7 +110,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<{ app: Fast
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
-  return { app, metrics };
+  return { app, metrics, setAuthenticator: auth.set };
 }
 
 /** Bodiless PUTs sent with a JSON content type must not fail: an empty body parses as "no body". */
@@ -113,25 +129,54 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   });
 }
 
-function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions): void {
-  const verify = createKeyVerifier(options.apiKey);
+/** Until the key store is open, only the configured key is accepted. */
+function adminKeyOnly(apiKey: string): Authenticator {
+  const verify = createKeyVerifier(apiKey);
+  return {
+    authenticate: async (presented) => {
+      if (!verify(presented)) throw new UnauthorizedError();
+      return { keyId: 'admin', name: 'admin', admin: true, scope: ADMIN_SCOPE, rateLimit: null };
+    },
+    claimedId: () => null,
+  };
+}
+
+function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions): { set(authenticator: Authenticator): void } {
+  let authenticator = adminKeyOnly(options.apiKey);
   const settings = options.config.rate_limit;
   const redis = settings.enabled && settings.store === 'redis' ? connectRateLimitRedis(app, settings.redis_url) : undefined;
-  const limit = settings.enabled
-    ? createRateLimiter({
-      requestsPerSecond: settings.requests_per_second,
-      burstSize: settings.burst_size,
-      ...(redis ? { redis } : {}),
-    })
+  const limiter = (rate: { requestsPerSecond: number; burstSize: number }) =>
+    createRateLimiter({ ...rate, ...(redis ? { redis } : {}) });
+  const configured = settings.enabled
+    ? limiter({ requestsPerSecond: settings.requests_per_second, burstSize: settings.burst_size })
     : null;
+  // A key with its own rate limit has its own limiter (one per distinct setting), enabled or not globally.
+  const ownLimits = new Map<string, ReturnType<typeof createRateLimiter>>();
+  const limitOf = (own: KeyRateLimit | null) => {
+    if (!own) return configured;
+    const id = `${own.requestsPerSecond}/${own.burst}`;
+    let limit = ownLimits.get(id);
+    if (!limit) ownLimits.set(id, (limit = limiter({ requestsPerSecond: own.requestsPerSecond, burstSize: own.burst })));
+    return limit;
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.public || request.url.startsWith('/docs')) return;
-    const key = presentedKey(request);
-    const valid = verify(key);
+    const presented = presentedKey(request);
+    let principal: Principal | null = null;
+    let refusal: UnauthorizedError | null = null;
+    try {
+      principal = await authenticator.authenticate(presented);
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError)) throw error;
+      refusal = error;
+      request.claimedKeyId = authenticator.claimedId(presented) ?? undefined;
+    }
+    const limit = limitOf(principal?.rateLimit ?? null);
     if (limit) {
-      // Valid keys share their bucket; failed attempts are limited per address, so guessing is throttled too.
-      const decision = await limit(valid ? `key:${key}` : `ip:${request.ip}`);
+      // Each key has its own bucket (by id: no secret reaches Redis); failed attempts are limited per address,
+      // so guessing is throttled too.
+      const decision = await limit(principal ? `key:${principal.keyId}` : `ip:${request.ip}`);
       reply.header('RateLimit-Limit', decision.limit);
       reply.header('RateLimit-Remaining', decision.remaining);
       reply.header('RateLimit-Reset', decision.resetSeconds);
@@ -140,8 +185,11 @@ function registerAuthAndRateLimit(app: FastifyInstance, options: HttpAppOptions)
         throw new LimitExceededError(ErrorCode.RATE_LIMITED, `Rate limit exceeded: retry after ${decision.retryAfterSeconds} s`);
       }
     }
-    if (!valid) throw new UnauthorizedError();
+    if (!principal) throw refusal ?? new UnauthorizedError();
+    request.principal = principal;
+    if (request.routeOptions.config?.admin && !principal.admin) throw new ForbiddenError('This needs an admin key');
   });
+  return { set: (next) => { authenticator = next; } };
 }
 
 /**

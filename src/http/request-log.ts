@@ -9,9 +9,11 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`;
-    if (error) return reply.log.error({ err: error }, line);
+    // The caller's key id (never its secret): whose request this was.
+    const who = { key_id: request.principal?.keyId ?? request.claimedKeyId };
+    if (error) return reply.log.error({ err: error, ...who }, line);
     const quiet = request.method === 'GET' && QUIET_ROUTES.has(request.routeOptions.url ?? '');
-    if (quiet) reply.log.debug(line);
-    else reply.log.info(line);
+    if (quiet) reply.log.debug(who, line);
+    else reply.log.info(who, line);
   }
 }

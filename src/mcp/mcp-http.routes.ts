@@ -1,15 +1,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { buildMcpServer, type ToolCatalog } from './mcp-server.js';
+import type { ForRequest } from '../http/principal.js';
 
 /**
  * MCP over Streamable HTTP at /mcp, stateless: each request gets its own
  * server and transport, so any number of clients can call without sessions.
  * Bearer auth comes from the app's hook like every other route.
  */
-export const mcpHttpRoutes: FastifyPluginAsync<{ catalog: ToolCatalog }> = async (app, { catalog }) => {
+export const mcpHttpRoutes: FastifyPluginAsync<{ catalog: ForRequest<ToolCatalog> }> = async (app, { catalog }) => {
   app.post('/mcp', { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
-    const server = buildMcpServer(catalog);
+    // The caller's tools: services that see only its grants.
+    const server = buildMcpServer(catalog(request));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

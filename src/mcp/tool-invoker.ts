@@ -8,6 +8,9 @@ import { DeferredCompilation } from '../http/deferred-compilation.js';
 import type { Logger } from '../ports/logger.js';
 import type { MemoryTool } from './memory-tools.js';
 
+/** The tools by name, as one caller's scope has them. */
+export type ScopedTools = ReadonlyMap<string, MemoryTool>;
+
 /** The spec's tool envelope. */
 export type ToolEnvelope =
   | { success: true; data: Record<string, unknown>; error: null }
@@ -40,8 +43,12 @@ export class ToolInvoker {
     return this.byName.has(name);
   }
 
-  async invoke(name: string, params: unknown): Promise<ToolOutcome> {
-    const tool = this.byName.get(name);
+  /**
+   * Runs the tool `name` as `scoped` has it (the caller's scope: the same tools over services that see only its
+   * grants), after validating against the schema compiled here once.
+   */
+  async invoke(name: string, params: unknown, scoped: ScopedTools = this.byName): Promise<ToolOutcome> {
+    const tool = scoped.get(name);
     if (!tool) return failure(new NotFoundError(`Unknown tool: ${name}; see GET /mcp/tools`));
     const raw = params ?? {};
     if (typeof raw !== 'object' || Array.isArray(raw)) {

@@ -1,10 +1,7 @@
+import type { KeyRateLimit } from '../domain/principal.js';
 import type { Grant } from '../domain/scope.js';
 
-/** A key's own rate limit, when it has one (else the configured default applies). */
-export interface KeyRateLimit {
-  requestsPerSecond: number;
-  burst: number;
-}
+export type { KeyRateLimit } from '../domain/principal.js';
 
 /** An API key as stored: never its secret, only the secret's SHA-256 (hex). */
 export interface StoredApiKey {
@@ -42,8 +39,8 @@ export interface ApiKeyStore {
   /** Records that the key was used (last_used_at); callers throttle it. */
   recordUse(id: string, at: string): Promise<void>;
   /**
-   * The secret tenant tokens are signed with: made once by `create` (the first replica to ask stores it; the rest
-   * read the same one) and returned from then on.
+   * The secret tenant tokens are signed with: the first call stores `candidate` (the first replica to ask wins; the
+   * rest read the same one), every call returns the stored one.
    */
-  signingSecret(create: () => string): Promise<string>;
+  signingSecret(candidate: string): Promise<string>;
 }

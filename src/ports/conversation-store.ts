@@ -83,10 +83,12 @@ export interface ConversationStore {
     Promise<{ conversation: Conversation; messages: Message[] } | null>;
   listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }>;
   touch(id: string, now: string): Promise<void>;
-  folderCounts(): Promise<FolderCount[]>;
+  /** `within`: only conversations in these subtrees (a tenant's visible folders; none counts nothing). */
+  folderCounts(within?: readonly string[]): Promise<FolderCount[]>;
   /** Conversations matching the filter, grouped by folder or label, with counts and mean importance. */
   groupStats(filter: ConversationFilter, by: 'folder' | 'label'): Promise<GroupStats[]>;
-  totals(): Promise<StoreTotals>;
+  /** `within`: the conversations in these subtrees, with their share of the storage by their share of the messages. */
+  totals(within?: readonly string[]): Promise<StoreTotals>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

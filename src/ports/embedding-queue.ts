@@ -32,7 +32,8 @@ export interface EmbeddingQueue {
   complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]>;
   /** Records a failed attempt; after maxAttempts the message is marked failed (retried by a rebuild). */
   recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void>;
-  counts(): Promise<EmbeddingCounts>;
+  /** `within`: only messages of conversations in these subtrees (a tenant's; none counts nothing). */
+  counts(within?: readonly string[]): Promise<EmbeddingCounts>;
   /** Messages waiting for their vector: `counts().pending` from the pending index alone, cheap enough for every search. */
   pendingCount(): Promise<number>;
   /**

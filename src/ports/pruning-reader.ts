@@ -4,6 +4,8 @@ export interface IdleConversationQuery {
   /** Conversations with importance at most this are the ones to archive; they are listed first. */
   importanceThreshold: number;
   limit: number;
+  /** Only conversations in these subtrees (a tenant's visible folders; none finds nothing). */
+  within?: readonly string[];
 }
 
 export interface IdleConversation {

@@ -1,3 +1,4 @@
+import type { ApiKeyStore } from './api-key-store.js';
 import type { ContextReader } from './context-reader.js';
 import type { ConversationArchive } from './conversation-archive.js';
 import type { ConversationStore } from './conversation-store.js';
@@ -27,6 +28,8 @@ export interface Storage {
   readonly labelVectors: LabelVectorReader;
   readonly archive: ConversationArchive;
   readonly activity: MessageActivityReader;
+  /** API keys and the token signing secret (shared by every replica of one database). */
+  readonly keys: ApiKeyStore;
   /**
    * How to open the approximate index kept beside the store (SQLite), or null
    * when the database searches vectors itself (pgvector): then a replica keeps

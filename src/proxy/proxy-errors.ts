@@ -12,6 +12,7 @@ export const ProxyErrorCode = {
   INVALID_REQUEST: 'invalid_request',
   INVALID_HEADER: 'invalid_header',
   INVALID_API_KEY: 'invalid_api_key',
+  PERMISSION_DENIED: 'permission_denied',
   CONVERSATION_NOT_FOUND: 'conversation_not_found',
   ROUTE_NOT_FOUND: 'route_not_found',
   UPSTREAM_UNREACHABLE: 'upstream_unreachable',

@@ -3,7 +3,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { Config } from '../config/config.schema.js';
 import { proxyTls } from '../config/tls-files.js';
 import type { ContextService } from '../features/context/context.service.js';
-import { createKeyVerifier, presentedKey } from '../http/auth.js';
+import { presentedKey } from '../http/auth.js';
+import type { Authenticator } from '../http/app.js';
+import '../http/principal.js';
+import type { Scope } from '../domain/scope.js';
 import { ConversationTargets, type ProxyConversations } from './conversation-target.js';
 import { ExchangeRecorder } from './exchange-recorder.js';
 import { ExchangeSpool } from './exchange-spool.js';
@@ -14,11 +17,12 @@ import { createUpstreamClient } from './upstream.client.js';
 export interface ProxyAppOptions {
   /** Reads proxy.*, server.data_dir, server.body_limit_bytes, server.log_level, limits.max_label_chars. */
   config: Config;
-  /** The memsvc API key: OpenAI clients send it as their api key. */
-  apiKey: string;
-  /** In-process services of the controller (ConversationService, ContextService). */
+  /** Who a memsvc key or tenant token is: OpenAI clients send it as their api key. */
+  authenticator: Authenticator;
+  /** In-process services of the controller (ConversationService): the recorder stores through these. */
   conversations: ProxyConversations;
-  context: Pick<ContextService, 'assemble'>;
+  /** The caller's scope's services: conversation checks and the injected context see only its grants. */
+  scoped: (scope: Scope) => { conversations: ProxyConversations; context: Pick<ContextService, 'assemble'> };
   /** A logger instance to share (e.g. the controller's), false for none; default a new one at server.log_level. */
   logger?: FastifyBaseLogger | false;
   /** Pending exchanges' directory; default <data_dir>/proxy-spool; null keeps them in memory only. */
@@ -54,11 +58,12 @@ export async function buildProxyApp(options: ProxyAppOptions): Promise<ProxyApp>
   });
 
   registerProxyErrorHandling(app);
-  const verify = createKeyVerifier(options.apiKey);
   app.addHook('onRequest', async (request) => {
-    if (!verify(presentedKey(request))) {
+    try {
+      request.principal = await options.authenticator.authenticate(presentedKey(request));
+    } catch (error) {
       throw new ProxyError(401, ProxyErrorCode.INVALID_API_KEY,
-        'Invalid or missing API key: send the memsvc API key as the OpenAI api key (Authorization: Bearer <key>)');
+        'Invalid or missing API key: send the memsvc API key as the OpenAI api key (Authorization: Bearer <key>)', undefined, { cause: error });
     }
   });
 
@@ -84,9 +89,8 @@ export async function buildProxyApp(options: ProxyAppOptions): Promise<ProxyApp>
       timeoutMs: config.proxy.timeout_ms,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     }),
-    conversations: options.conversations,
+    scoped: options.scoped,
     targets,
-    context: options.context,
     recorder,
     headerRules: {
       defaultBudget: config.proxy.default_budget,

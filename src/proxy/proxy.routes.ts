@@ -4,6 +4,8 @@ import { LimitExceededError, NotFoundError, ValidationError } from '../domain/er
 import { newId } from '../domain/ids.js';
 import { UpstreamError } from '../domain/upstream-error.js';
 import type { ContextService } from '../features/context/context.service.js';
+import { canWrite, defaultFolder, type Scope } from '../domain/scope.js';
+import { principalOf } from '../http/principal.js';
 import {
   labelFrom, latestUserText, messageText, validateChatBody, withSystemMessage, firstUserText, type ChatCompletionBody,
 } from './chat-request.js';
@@ -18,13 +20,20 @@ import { ClientGoneError, type UpstreamAnswer, type UpstreamClient } from './ups
 
 export interface ProxyRoutesOptions {
   upstream: UpstreamClient;
-  conversations: ProxyConversations;
+  /** The caller's scope's services: its conversation checks and its context see only its grants. */
+  scoped: (scope: Scope) => { conversations: ProxyConversations; context: Pick<ContextService, 'assemble'> };
   targets: ConversationTargets;
-  context: Pick<ContextService, 'assemble'>;
   recorder: ExchangeRecorder;
   headerRules: HeaderRules;
   passThroughAuth: boolean;
   upstreamApiKey: string;
+}
+
+/** The exchange is stored with the controller's services once the caller may write there; checked before anything goes upstream. */
+function requireWrite(scope: Scope, folder: string, header: string): void {
+  if (!canWrite(scope, folder)) {
+    throw new ProxyError(403, ProxyErrorCode.PERMISSION_DENIED, `This key may not write to ${folder}`, header);
+  }
 }
 
 /** Response headers the proxy adds. */
@@ -49,7 +58,7 @@ interface StoragePlan {
  * system message and their exchange stored; see README "Chat proxy".
  */
 export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, options) => {
-  const { upstream, conversations, targets, context, recorder } = options;
+  const { upstream, targets, recorder } = options;
 
   app.get('/v1/models', async (request, reply) => {
     const authorization = upstreamAuthorization(request.headers, options.passThroughAuth, options.upstreamApiKey);
@@ -69,8 +78,10 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     const useMemory = !directives.disabled && userText !== '';
 
     // Before anything goes upstream: an unknown conversation is the client's mistake (404).
-    const plan = useMemory ? await planStorage(directives, body, userText, request.log) : null;
-    const forwarded = useMemory ? await withMemory(body, userText, directives, reply, request.log) : body;
+    const scope = principalOf(request).scope;
+    const { conversations, context } = options.scoped(scope);
+    const plan = useMemory ? await planStorage(scope, conversations, directives, body, userText, request.log) : null;
+    const forwarded = useMemory ? await withMemory(context, body, userText, directives, reply, request.log) : body;
 
     const receivedAt = new Date().toISOString();
     const signal = clientGone(reply);
@@ -170,11 +181,13 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
   }
 
   /** Resolves which conversation the exchange goes to, without writing anything yet. */
-  async function planStorage(directives: MemoryDirectives, body: ChatCompletionBody, userText: string,
-    log: FastifyBaseLogger): Promise<StoragePlan> {
+  async function planStorage(scope: Scope, conversations: ProxyConversations, directives: MemoryDirectives,
+    body: ChatCompletionBody, userText: string, log: FastifyBaseLogger): Promise<StoragePlan> {
     if (directives.conversationId !== undefined) {
       try {
+        // Through the caller's scope: a conversation outside its grants is unknown (404).
         const conversation = await conversations.peek(directives.conversationId);
+        requireWrite(scope, conversation.folder, MemoryHeader.CONVERSATION_ID);
         return { target: { conversationId: conversation.id }, userText };
       } catch (error) {
         if (error instanceof NotFoundError) {
@@ -185,14 +198,15 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
         return { target: { conversationId: directives.conversationId }, userText };
       }
     }
-    const folder = directives.folder ?? '/';
+    const folder = directives.folder ?? defaultFolder(scope);
+    requireWrite(scope, folder, MemoryHeader.FOLDER);
     if (directives.label !== undefined) return { target: { create: { label: directives.label, folder, reuseByLabel: true } }, userText };
     const label = labelFrom(firstUserText(body.messages), options.headerRules.maxLabelChars);
     return { target: { create: { label, folder, reuseByLabel: false } }, userText };
   }
 
   /** The body with the memory system message; memory trouble (other than a bad request) only costs the memory. */
-  async function withMemory(body: ChatCompletionBody, userText: string, directives: MemoryDirectives,
+  async function withMemory(context: Pick<ContextService, 'assemble'>, body: ChatCompletionBody, userText: string, directives: MemoryDirectives,
     reply: FastifyReply, log: FastifyBaseLogger): Promise<ChatCompletionBody> {
     try {
       const inPrompt = body.messages.map(messageText).filter((text) => text.trim() !== '');

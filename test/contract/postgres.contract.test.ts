@@ -10,7 +10,7 @@ async function emptied(url: string): Promise<void> {
   try {
     const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM pg_tables WHERE tablename = 'conversations'`);
     if (rows[0]!.n > 0) {
-      await pool.query('TRUNCATE conversations, messages, message_vectors, summaries, service_state RESTART IDENTITY CASCADE');
+      await pool.query('TRUNCATE conversations, messages, message_vectors, summaries, service_state, api_keys RESTART IDENTITY CASCADE');
     }
   } finally {
     await pool.end();

@@ -549,9 +549,12 @@ async function startProxy(memsvc: RunningService, proxyConfig: DeepPartial<Confi
     overrides: { server: { data_dir: memsvc.dataDir }, proxy: { enabled: true, port: 0, ...proxyConfig } },
   });
   const proxy = await buildProxyApp({
-    config, apiKey: TEST_API_KEY, logger: false,
+    config, authenticator: memsvc.controller.keys, logger: false,
     conversations: extra.conversations ?? memsvc.controller.conversations,
-    context: memsvc.controller.context,
+    scoped: (scope) => {
+      const features = memsvc.controller.features.for(scope);
+      return { conversations: extra.conversations ?? features.conversations, context: features.context };
+    },
     ...(extra.spoolDir ? { spoolDir: extra.spoolDir } : {}),
   });
   await proxy.app.listen({ host: '127.0.0.1', port: 0 });

@@ -58,6 +58,8 @@ export interface ListRequest {
 }
 
 export const api = {
+  /** The signed-in key: its grants say what the UI offers. */
+  me: () => call<{ id: string; name: string; admin: boolean; grants: Array<{ folder: string; access: 'read' | 'write' }> }>(client.keys.me()),
   /** Checks a key without storing it (sign-in). */
   verifyKey: (key: string) => createMemsvcClient({ baseUrl: '', apiKey: key }).stats() as Promise<Stats>,
 

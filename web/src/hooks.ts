@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { errorText } from './api-client.js';
+import { api, errorText } from './api-client.js';
 
 export interface AsyncState<T> {
   data: T | undefined;
@@ -64,4 +64,13 @@ export async function runAction(action: () => Promise<unknown>, success: string)
 
 export function useDocumentTitle(title: string): void {
   useEffect(() => { document.title = `${title} · memsvc`; }, [title]);
+}
+
+/** Whether the signed-in key may change conversations in `folder` (write grant on it or above); true while unknown. */
+export function useCanWrite(folder: string | undefined): boolean {
+  const me = useAsync(() => api.me(), []);
+  if (!me.data || folder === undefined) return true;
+  if (me.data.admin) return true;
+  return me.data.grants.some((grant) => grant.access === 'write'
+    && (grant.folder === '/' || folder === grant.folder || folder.startsWith(`${grant.folder}/`)));
 }

@@ -13,7 +13,7 @@ import type {
   PageRequest,
   StoreTotals,
 } from '../../ports/conversation-store.js';
-import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
+import { CONVERSATION_SORT_COLUMNS, conversationWhere, folderSubtreeRange, folderWithin } from '../sql/filter-sql.js';
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from '../sql/rows.js';
 import { insertMessages, messageInsertCtes } from './postgres-fts-index.js';
 import { EMBEDDING_COLUMNS, inTransaction, numbered, type Pool, type PoolClient } from './postgres-pool.js';
@@ -117,9 +117,10 @@ export class PostgresConversationStore implements ConversationStore {
     await this.pool.query('UPDATE conversations SET last_accessed_at = $1 WHERE id = $2', [now, id]);
   }
 
-  async folderCounts(): Promise<FolderCount[]> {
+  async folderCounts(within?: readonly string[]): Promise<FolderCount[]> {
+    const where = within === undefined ? { sql: 'TRUE', params: [] } : folderWithin('folder', within, folderSubtreeRange);
     const { rows } = await this.pool.query<FolderCount>(
-      'SELECT folder, count(*) AS count FROM conversations GROUP BY folder ORDER BY folder');
+      numbered(`SELECT folder, count(*) AS count FROM conversations WHERE ${where.sql} GROUP BY folder ORDER BY folder`), where.params);
     return rows;
   }
 
@@ -132,13 +133,28 @@ export class PostgresConversationStore implements ConversationStore {
     return rows;
   }
 
-  async totals(): Promise<StoreTotals> {
+  async totals(within?: readonly string[]): Promise<StoreTotals> {
+    if (within !== undefined) return this.totalsWithin(within);
     const { rows } = await this.pool.query<StoreTotals>(`SELECT
         (SELECT count(*) FROM conversations) AS conversations,
         (SELECT coalesce(sum(message_count), 0) FROM conversations) AS messages,
         (SELECT count(*) FROM message_vectors) AS "embeddedMessages",
         pg_database_size(current_database()) AS "storageBytes"`);
     return rows[0]!;
+  }
+
+  /** The totals of the conversations in the subtrees; their share of the database by their share of the messages. */
+  private async totalsWithin(within: readonly string[]): Promise<StoreTotals> {
+    const where = folderWithin('c.folder', within, folderSubtreeRange);
+    const { rows } = await this.pool.query<StoreTotals & { allMessages: number }>(numbered(`SELECT
+        (SELECT count(*) FROM conversations c WHERE ${where.sql}) AS conversations,
+        (SELECT coalesce(sum(message_count), 0) FROM conversations c WHERE ${where.sql})::float8 AS messages,
+        (SELECT count(*) FROM message_vectors v JOIN conversations c ON c.id = v.conversation_id WHERE ${where.sql}) AS "embeddedMessages",
+        (SELECT coalesce(sum(message_count), 0) FROM conversations)::float8 AS "allMessages",
+        pg_database_size(current_database()) AS "storageBytes"`), [...where.params, ...where.params, ...where.params]);
+    const { allMessages, ...totals } = rows[0]!;
+    const storageBytes = Number(allMessages) === 0 ? 0 : Math.round(Number(totals.storageBytes) * (Number(totals.messages) / Number(allMessages)));
+    return { ...totals, messages: Number(totals.messages), storageBytes };
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,6 @@
+import { folderSubtreeRange, folderWithin } from '../sql/filter-sql.js';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { fromVectorText, inTransaction, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
+import { fromVectorText, inTransaction, numbered, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
 import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
@@ -61,7 +62,17 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       WHERE message_seq = ANY($1::bigint[]) AND NOT failed`, [keys, error.slice(0, 500), maxAttempts]));
   }
 
-  async counts(): Promise<EmbeddingCounts> {
+  async counts(within?: readonly string[]): Promise<EmbeddingCounts> {
+    if (within !== undefined) {
+      const where = folderWithin('c.folder', within, folderSubtreeRange);
+      const { rows } = await this.pool.query<{ pending: number; failed: number; total: number }>(numbered(`SELECT
+          count(*) FILTER (WHERE NOT j.failed) AS pending, count(*) FILTER (WHERE j.failed) AS failed,
+          (SELECT coalesce(sum(message_count), 0) FROM conversations c WHERE ${where.sql})::float8 AS total
+        FROM embedding_jobs j JOIN messages m ON m.seq = j.message_seq JOIN conversations c ON c.id = m.conversation_id
+        WHERE ${where.sql}`), [...where.params, ...where.params]);
+      const { pending, failed, total } = rows[0]!;
+      return { pending: Number(pending), failed: Number(failed), done: Math.max(0, Number(total) - Number(pending) - Number(failed)) };
+    }
     const { rows } = await this.pool.query<{ pending: number; failed: number; total: number }>(`SELECT
         count(*) FILTER (WHERE NOT failed) AS pending,
         count(*) FILTER (WHERE failed) AS failed,

@@ -140,6 +140,27 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX message_vectors_conversation ON message_vectors (conversation_id);
     `,
   },
+  {
+    version: 5,
+    name: 'API keys',
+    sql: `
+      -- Keys an admin made: the secret only as its SHA-256. A name is unique among keys that are not revoked.
+      -- Timestamps as ISO text, like every other timestamp of this schema.
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        grants jsonb NOT NULL,
+        admin boolean NOT NULL DEFAULT false,
+        requests_per_second double precision,
+        burst integer,
+        secret_hash text NOT NULL UNIQUE,
+        created_at text NOT NULL,
+        last_used_at text,
+        revoked_at text
+      );
+      CREATE UNIQUE INDEX api_keys_active_name ON api_keys (name) WHERE revoked_at IS NULL;
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock that lets one replica migrate while the others wait. */

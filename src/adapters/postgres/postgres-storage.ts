@@ -14,6 +14,7 @@ import {
 } from './postgres-readers.js';
 import { PostgresStatisticsKeeper } from './postgres-statistics-keeper.js';
 import { PostgresSummaryStore } from './postgres-summary.store.js';
+import { PostgresApiKeyStore } from './postgres-api-key.store.js';
 import { PostgresVectorSearch } from './postgres-vector-search.js';
 import { DEFAULT_VECTOR_INDEX, PostgresVectorIndex, type VectorIndexOptions } from './postgres-vector-index.js';
 import type { Logger } from '../../ports/logger.js';
@@ -64,6 +65,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     labelVectors: new PostgresLabelVectorReader(pool),
     archive: new PostgresConversationArchive(pool),
     activity: new PostgresMessageActivityReader(pool),
+    keys: new PostgresApiKeyStore(pool),
     openLocalIndex: null,
     vectorSearch: () => vectors,
     vectorIndex: index,

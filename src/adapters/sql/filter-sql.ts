@@ -38,6 +38,12 @@ export function folderWithin(column: string, within: readonly string[], subtree:
   return { sql: `(${parts.map((part) => part.sql).join(' OR ')})`, params: parts.flatMap((part) => part.params) };
 }
 
+/** folderWithin, or TRUE when there is no `within` (every folder). */
+export function optionalWithin(column: string, within: readonly string[] | undefined,
+  subtree: typeof folderSubtree = folderSubtree): SqlFragment {
+  return within === undefined ? { sql: 'TRUE', params: [] } : folderWithin(column, within, subtree);
+}
+
 /** WHERE clauses over `messages m JOIN conversations c` for a search filter, with `?` placeholders (SQLite and, numbered, Postgres). */
 export function searchFilterWhere(filter: SearchFilter, subtree: typeof folderSubtree = folderSubtree): SqlFragment {
   const clauses: string[] = [];

@@ -3,7 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Conversation, ConversationStatus, Message, MessageInput } from '../../domain/conversation.js';
 import { EMPTY_CONVERSATION, planAppend, type PlannedMessage } from '../../domain/append-plan.js';
 import { newMessageId } from '../../domain/ids.js';
-import { CONVERSATION_SORT_COLUMNS, conversationWhere } from '../sql/filter-sql.js';
+import { CONVERSATION_SORT_COLUMNS, conversationWhere, folderWithin } from '../sql/filter-sql.js';
 import { addPendingMessages, messagesInState } from './sqlite-embedding.queue.js';
 import { StatementCache } from './sqlite-statements.js';
 import { indexAppendedMessages, indexNewConversation, type IndexedText } from './sqlite-fts-index.js';
@@ -138,9 +138,14 @@ export class SqliteConversationStore implements ConversationStore {
     this.stmt('UPDATE conversations SET last_accessed_at = ? WHERE id = ?').run(now, id);
   }
 
-  async folderCounts(): Promise<FolderCount[]> {
-    return this.stmt('SELECT folder, count(*) AS count FROM conversations GROUP BY folder ORDER BY folder')
-      .all() as FolderCount[];
+  async folderCounts(within?: readonly string[]): Promise<FolderCount[]> {
+    if (within === undefined) {
+      return this.stmt('SELECT folder, count(*) AS count FROM conversations GROUP BY folder ORDER BY folder')
+        .all() as FolderCount[];
+    }
+    const where = folderWithin('folder', within);
+    return this.stmt(`SELECT folder, count(*) AS count FROM conversations WHERE ${where.sql} GROUP BY folder ORDER BY folder`)
+      .all(...where.params) as FolderCount[];
   }
 
   async groupStats(filter: ConversationFilter, by: 'folder' | 'label'): Promise<GroupStats[]> {
@@ -151,13 +156,25 @@ export class SqliteConversationStore implements ConversationStore {
       .all(...where.params) as GroupStats[];
   }
 
-  async totals(): Promise<StoreTotals> {
+  async totals(within?: readonly string[]): Promise<StoreTotals> {
     const row = this.stmt(`SELECT count(*) AS conversations, coalesce(sum(message_count), 0) AS messages
       FROM conversations`).get() as { conversations: number; messages: number };
+    if (within !== undefined) return this.totalsWithin(within, row.messages);
     // A message has a stored vector exactly when it is 'done' (see sqlite-vector-count.ts): the count migration 5
     // keeps (messagesInState), rather than a read of message_vectors' page per vector.
     const embedded = messagesInState((sql) => this.stmt(sql), 'done');
     return { ...row, embeddedMessages: embedded, storageBytes: this.storageBytes() };
+  }
+
+  /** The totals of the conversations in the subtrees; their share of the file by their share of the messages. */
+  private totalsWithin(within: readonly string[], allMessages: number): StoreTotals {
+    const where = folderWithin('c.folder', within);
+    const row = this.stmt(`SELECT count(*) AS conversations, coalesce(sum(message_count), 0) AS messages
+      FROM conversations c WHERE ${where.sql}`).get(...where.params) as { conversations: number; messages: number };
+    const embedded = this.stmt(`SELECT count(*) FROM conversations c JOIN messages m ON m.conversation_id = c.id
+      WHERE ${where.sql} AND m.embedding_status = 'done'`).pluck().get(...where.params) as number;
+    const storageBytes = allMessages === 0 ? 0 : Math.round(this.storageBytes() * (row.messages / allMessages));
+    return { ...row, embeddedMessages: embedded, storageBytes };
   }
 
   async ping(): Promise<void> {

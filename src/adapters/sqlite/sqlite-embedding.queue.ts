@@ -1,3 +1,4 @@
+import { folderWithin } from '../sql/filter-sql.js';
 import type { Database, Statement } from 'better-sqlite3';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
 import { inKeys, keysParam, StatementCache } from './sqlite-statements.js';
@@ -81,7 +82,16 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
   }
 
   /** From the counts of migration 5 (see messagesInState): a read of three rows, however long the queue. */
-  async counts(): Promise<EmbeddingCounts> {
+  async counts(within?: readonly string[]): Promise<EmbeddingCounts> {
+    if (within !== undefined) {
+      const where = folderWithin('c.folder', within);
+      const counted = this.statements.get(`SELECT m.embedding_status AS status, count(*) AS n
+        FROM conversations c JOIN messages m ON m.conversation_id = c.id WHERE ${where.sql} GROUP BY m.embedding_status`)
+        .all(...where.params) as Array<{ status: keyof EmbeddingCounts; n: number }>;
+      const counts: EmbeddingCounts = { pending: 0, done: 0, failed: 0 };
+      for (const row of counted) counts[row.status] = row.n;
+      return counts;
+    }
     const rows = this.statements.get('SELECT status, n FROM embedding_counts').all() as Array<{ status: keyof EmbeddingCounts; n: number }>;
     const counts: EmbeddingCounts = { pending: 0, done: 0, failed: 0 };
     for (const row of rows) counts[row.status] = row.n;

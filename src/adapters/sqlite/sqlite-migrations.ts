@@ -224,6 +224,27 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 11,
+    name: 'API keys',
+    sql: `
+      -- Keys an admin made: the secret only as its SHA-256; grants as JSON [{folder, access}]. A name is unique among
+      -- keys that are not revoked, so a revoked name can be used again.
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        grants TEXT NOT NULL,
+        admin INTEGER NOT NULL DEFAULT 0,
+        requests_per_second REAL,
+        burst INTEGER,
+        secret_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE UNIQUE INDEX api_keys_active_name ON api_keys (name) WHERE revoked_at IS NULL;
+    `,
+  },
 ];
 
 /**

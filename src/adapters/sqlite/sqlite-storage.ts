@@ -13,6 +13,7 @@ import { SqliteMessageActivityReader } from './sqlite-message-activity.reader.js
 import { SqliteMessageSearch } from './sqlite-message-search.js';
 import { SqlitePruningReader } from './sqlite-pruning.reader.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
+import { SqliteApiKeyStore } from './sqlite-api-key.store.js';
 import { EXACT_SEARCH_MAX_CANDIDATES, SqliteVectorSearch, type SqliteVectorSearchOptions } from './sqlite-vector-search.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
@@ -53,6 +54,7 @@ export function openSqliteStorage(
     pruning: new SqlitePruningReader(db),
     labelVectors: new SqliteLabelVectorReader(db),
     archive: writer.route('archive', new SqliteConversationArchive(db)),
+    keys: writer.route('keys', new SqliteApiKeyStore(db)),
     activity: new SqliteMessageActivityReader(db),
     openLocalIndex: (model, dimension, onFailure) => {
       const index = ThreadedVectorIndex.open(join(dataDir, VECTOR_INDEX_DIR), model, dimension, options.indexParameters, {

@@ -10,6 +10,7 @@ export const WRITE_METHODS = {
   embeddings: ['complete', 'recordFailure', 'resetAll', 'recordModel'],
   summaries: ['save'],
   archive: ['importAll'],
+  keys: ['create', 'revoke', 'recordUse', 'signingSecret'],
 } as const;
 
 export type WriterTarget = keyof typeof WRITE_METHODS;

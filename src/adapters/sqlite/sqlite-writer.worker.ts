@@ -11,6 +11,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { openSqliteConnection } from './sqlite-database.js';
 import { SqliteConversationArchive } from './sqlite-conversation.archive.js';
+import { SqliteApiKeyStore } from './sqlite-api-key.store.js';
 import { SqliteConversationStore } from './sqlite-conversation.store.js';
 import { SqliteEmbeddingQueue } from './sqlite-embedding.queue.js';
 import { SqliteSummaryStore } from './sqlite-summary.store.js';
@@ -42,6 +43,7 @@ function open(request: Extract<WriterRequest, { op: 'open' }>): void {
     embeddings: new SqliteEmbeddingQueue(db),
     summaries: new SqliteSummaryStore(db),
     archive: new SqliteConversationArchive(db),
+    keys: new SqliteApiKeyStore(db),
   };
 }
 

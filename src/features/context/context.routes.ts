@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ForRequest } from '../../http/principal.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import { AssembleContextBody, AssembleContextResponse } from './context.schemas.js';
 import type { ContextService } from './context.service.js';
@@ -7,7 +8,7 @@ import { toContextMessage, toContextText } from './context.mappers.js';
 const tags = ['context'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse, 503: ErrorResponse };
 
-export const contextRoutes: FastifyPluginAsyncTypebox<{ context: ContextService }> = async (app, { context }) => {
+export const contextRoutes: FastifyPluginAsyncTypebox<{ context: ForRequest<ContextService> }> = async (app, { context }) => {
   app.post('/context/assemble', {
     schema: {
       tags,
@@ -18,7 +19,7 @@ export const contextRoutes: FastifyPluginAsyncTypebox<{ context: ContextService 
       response: { 200: AssembleContextResponse, ...errors },
     },
   }, async (request) => {
-    const assembled = await context.assemble(request.body);
+    const assembled = await context(request).assemble(request.body);
     if (assembled.request.format === 'messages') return assembled.messages.map(toContextMessage);
     return toContextText(assembled);
   });

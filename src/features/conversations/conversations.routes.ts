@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ForRequest } from '../../http/principal.js';
 import type { ConversationService } from './conversations.service.js';
 import {
   fromCreateConversationBody, toAppendMessagesResponse, toConversationResponse, toCreateConversationResponse, toListItem, toMessageResponse,
@@ -28,7 +29,7 @@ import {
 const tags = ['conversations'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
-export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ConversationService }> = async (
+export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: ForRequest<ConversationService> }> = async (
   app,
   { conversations },
 ) => {
@@ -36,7 +37,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Create a conversation', body: CreateConversationBody,
       response: { 201: CreateConversationResponse, ...errors } },
   }, async (request, reply) => {
-    const conversation = await conversations.create(fromCreateConversationBody(request.body));
+    const conversation = await conversations(request).create(fromCreateConversationBody(request.body));
     return reply.code(201).send(toCreateConversationResponse(conversation));
   });
 
@@ -45,7 +46,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
       response: { 200: ListConversationsResponse, ...errors } },
   }, async (request) => {
     const { page, page_size: pageSize, sort, order, ...filter } = request.query;
-    const { items, total } = await conversations.list({
+    const { items, total } = await conversations(request).list({
       offset: (page - 1) * pageSize, limit: pageSize, sort, order, filter,
     });
     return { results: items.map(toListItem), total, page, page_size: pageSize };
@@ -54,20 +55,20 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
   app.get('/conversations/count', {
     schema: { tags, summary: 'Count conversations (all, by label, or by folder subtree)', querystring: CountQuery,
       response: { 200: CountResponse, ...errors } },
-  }, async (request) => conversations.count(request.query));
+  }, async (request) => conversations(request).count(request.query));
 
   app.get('/folders', {
     schema: { tags, summary: 'Folder tree with conversation counts', response: { 200: FolderTreeResponse, ...errors } },
-  }, async () => ({ folders: await conversations.folderTree() }));
+  }, async (request) => ({ folders: await conversations(request).folderTree() }));
 
   app.get('/conversations/:id', {
     schema: { tags, summary: 'Get a conversation', params: ConversationIdParams, querystring: GetConversationQuery,
       response: { 200: ConversationResponse, ...errors } },
   }, async (request) => {
-    const conversation = await conversations.get(request.params.id);
+    const conversation = await conversations(request).get(request.params.id);
     const response = toConversationResponse(conversation);
     if (request.query.include !== 'messages') return response;
-    const messages = await conversations.allMessages(conversation.id);
+    const messages = await conversations(request).allMessages(conversation.id);
     return { ...response, messages: messages.map(toMessageResponse) };
   });
 
@@ -75,7 +76,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Update label and folder', params: ConversationIdParams, body: UpdateLabelBody,
       response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.update(request.params.id, { label: request.body.label, folder: request.body.folder });
+    await conversations(request).update(request.params.id, { label: request.body.label, folder: request.body.folder });
     return reply.code(200).send();
   });
 
@@ -83,7 +84,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Move to a folder', params: ConversationIdParams, body: UpdateFolderBody,
       response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.update(request.params.id, { folder: request.body.folder });
+    await conversations(request).update(request.params.id, { folder: request.body.folder });
     return reply.code(200).send();
   });
 
@@ -91,21 +92,21 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Set importance (1-10)', params: ConversationIdParams, body: SetImportanceBody,
       response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.update(request.params.id, { importanceScore: request.body.importance_score });
+    await conversations(request).update(request.params.id, { importanceScore: request.body.importance_score });
     return reply.code(200).send();
   });
 
   app.put('/conversations/:id/pin', {
     schema: { tags, summary: 'Pin (importance 10)', params: ConversationIdParams, response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.pin(request.params.id);
+    await conversations(request).pin(request.params.id);
     return reply.code(200).send();
   });
 
   app.put('/conversations/:id/archive', {
     schema: { tags, summary: 'Archive', params: ConversationIdParams, response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.setStatus(request.params.id, 'archived');
+    await conversations(request).setStatus(request.params.id, 'archived');
     return reply.code(200).send();
   });
 
@@ -113,7 +114,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Restore an archived conversation to active', params: ConversationIdParams,
       response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.setStatus(request.params.id, 'active');
+    await conversations(request).setStatus(request.params.id, 'active');
     return reply.code(200).send();
   });
 
@@ -121,7 +122,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Delete with all messages and embeddings', params: ConversationIdParams,
       response: { 200: EmptyResponse, ...errors } },
   }, async (request, reply) => {
-    await conversations.delete(request.params.id);
+    await conversations(request).delete(request.params.id);
     return reply.code(200).send();
   });
 
@@ -129,7 +130,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
     schema: { tags, summary: 'Append messages', params: ConversationIdParams, body: AppendMessagesBody,
       response: { 201: AppendMessagesResponse, ...errors } },
   }, async (request, reply) => {
-    const appended = await conversations.appendMessages(request.params.id, request.body.messages);
+    const appended = await conversations(request).appendMessages(request.params.id, request.body.messages);
     return reply.code(201).send(toAppendMessagesResponse(appended));
   });
 
@@ -138,7 +139,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ conversations: Conv
       querystring: ListMessagesQuery, response: { 200: ListMessagesResponse, ...errors } },
   }, async (request) => {
     const { page, page_size: pageSize } = request.query;
-    const { items, total } = await conversations.listMessages(request.params.id, {
+    const { items, total } = await conversations(request).listMessages(request.params.id, {
       offset: (page - 1) * pageSize, limit: pageSize,
     });
     return { results: items.map(toMessageResponse), total, page, page_size: pageSize };

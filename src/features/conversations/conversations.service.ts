@@ -66,6 +66,8 @@ export interface ConversationServiceDeps {
   accesses: AccessRecorder;
   /** Counts creates and appends while they wait on the store (absent: a counter no one reads). */
   writes?: WritesInFlight;
+  /** Where a create without a folder goes (a tenant's first write grant; the root by default). */
+  defaultFolder?: string;
 }
 
 export interface FolderNode {
@@ -89,7 +91,7 @@ export class ConversationService {
     const planned = {
       id: input.id ?? newId(),
       label: this.label(input.label),
-      folder: this.folder(input.folder ?? ROOT_FOLDER),
+      folder: this.folder(input.folder ?? this.deps.defaultFolder ?? ROOT_FOLDER),
       importanceScore: input.importanceScore ?? DEFAULT_IMPORTANCE,
       messages: this.messages(input.messages),
       now,

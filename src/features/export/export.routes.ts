@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ForRequest } from '../../http/principal.js';
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, ValidationError } from '../../domain/errors.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
@@ -11,7 +12,7 @@ const tags = ['export'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 429: ErrorResponse };
 const JSON_LINES_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines'];
 
-export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ExportService }> = async (app, { exporter }) => {
+export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ForRequest<ExportService> }> = async (app, { exporter }) => {
   /** Named import batches in order (import-sequence.ts): one for the service, shared by every request. */
   const sequence = new ImportSequence();
   /** The attempt each named import request started; settled as not stored if it ends any other way than stored. */
@@ -27,7 +28,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ExportService }
       response: { 200: ExportStream, ...errors } },
     preValidation: async (request) => { request.body ??= {} as never; },
   }, async (request, reply) => {
-    const prepared = exporter.prepareExport({
+    const prepared = exporter(request).prepareExport({
       format: request.body.format ?? 'json',
       startDate: request.body.start_date,
       endDate: request.body.end_date,
@@ -59,9 +60,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exporter: ExportService }
     try {
       if (after !== undefined && after === batch) throw new ValidationError('after must name another batch than batch', ErrorCode.VALIDATION_ERROR, 'after');
       // Checked while the batch before is still being stored: only the store waits for it.
-      const prepared = await exporter.prepareImport(request.body);
+      const prepared = await exporter(request).prepareImport(request.body);
       if (after !== undefined) await sequence.follow(after);
-      outcome = await exporter.storeImport(prepared, onConflict);
+      outcome = await exporter(request).storeImport(prepared, onConflict);
     } catch (error) {
       // Before the answer goes out: a client that sends the batch again at once finds it free.
       ticket?.settle(false);

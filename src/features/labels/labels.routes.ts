@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ForRequest } from '../../http/principal.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import type { LabelsService } from './labels.service.js';
 import { SuggestLabelsBody, SuggestLabelsResponse } from './labels.schemas.js';
@@ -6,12 +7,12 @@ import { SuggestLabelsBody, SuggestLabelsResponse } from './labels.schemas.js';
 const tags = ['orchestration'];
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
-export const labelRoutes: FastifyPluginAsyncTypebox<{ labels: LabelsService }> = async (app, { labels }) => {
+export const labelRoutes: FastifyPluginAsyncTypebox<{ labels: ForRequest<LabelsService> }> = async (app, { labels }) => {
   app.post('/labels/suggest', {
     schema: { tags, summary: 'Suggest labels for a conversation', body: SuggestLabelsBody,
       response: { 200: SuggestLabelsResponse, ...errors } },
   }, async (request) => {
-    const result = await labels.suggest(request.body.conversation_id, request.body.limit);
+    const result = await labels(request).suggest(request.body.conversation_id, request.body.limit);
     return {
       conversation_id: result.conversationId,
       suggestions: result.suggestions.map((s) => ({

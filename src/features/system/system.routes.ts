@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Gauge } from 'prom-client';
 import type { ConversationStore } from '../../ports/conversation-store.js';
 import type { HttpMetrics } from '../../http/http-metrics.js';
+import type { ForRequest } from '../../http/principal.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import type { Clock } from '../../ports/clock.js';
 import { DetailedHealthResponse, HealthResponse, StatsResponse } from './system.schemas.js';
@@ -10,7 +11,10 @@ import { CachedValue } from './health-cache.js';
 import type { DetailedHealthReport } from './detailed-health.js';
 
 export interface SystemRouteOptions {
+  /** The whole store: the gauges of /metrics. */
   store: ConversationStore;
+  /** The store as the caller's scope sees it: /stats. */
+  scopedStore: ForRequest<ConversationStore>;
   checks: readonly HealthCheck[];
   metrics: HttpMetrics;
   startedAt: number;
@@ -21,8 +25,8 @@ export interface SystemRouteOptions {
   detailedHealth: () => Promise<DetailedHealthReport>;
   /** metrics.require_key: /metrics needs the API key. */
   metricsRequireKey: boolean;
-  /** Extra statistics other features contribute (e.g. the embedding queue). */
-  extraStats?: () => Promise<Record<string, unknown>>;
+  /** Extra statistics other features contribute (e.g. the embedding queue), in the caller's scope. */
+  extraStats?: ForRequest<() => Promise<Record<string, unknown>>>;
 }
 
 /** How many times shorter an unhealthy /health report is kept than a healthy one. */
@@ -59,6 +63,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
   });
 
   app.get('/health/detailed', {
+    config: { admin: true },
     schema: {
       tags: ['system'],
       summary: 'Database, bridge, embedding queue, index catch-up, free disk and proxy spool (API key)',
@@ -70,7 +75,8 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
   });
 
   app.get('/metrics', {
-    config: { public: !options.metricsRequireKey },
+    // Behind a key, only an admin's: the gauges count the whole store.
+    config: { public: !options.metricsRequireKey, admin: true },
     schema: {
       tags: ['system'],
       summary: options.metricsRequireKey ? 'Prometheus metrics (API key: metrics.require_key)' : 'Prometheus metrics (no auth)',
@@ -83,8 +89,8 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
 
   app.get('/stats', {
     schema: { tags: ['system'], summary: 'Service statistics', response: { 200: StatsResponse, 401: ErrorResponse } },
-  }, async () => {
-    const current = await store.totals();
+  }, async (request) => {
+    const current = await options.scopedStore(request).totals();
     return {
       total_conversations: current.conversations,
       total_messages: current.messages,
@@ -94,7 +100,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemRouteOptions> = async
       requests_total: await metrics.requestsTotal(),
       errors_total: await metrics.serverErrorsTotal(),
       unavailable_total: await metrics.unavailableTotal(),
-      ...(options.extraStats ? await options.extraStats() : {}),
+      ...(options.extraStats ? await options.extraStats(request)() : {}),
     };
   });
 };

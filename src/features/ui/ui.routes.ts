@@ -3,12 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../ports/clock.js';
 import { ErrorResponse } from '../conversations/conversations.schemas.js';
 import type { MessageActivityReader } from '../../ports/message-activity-reader.js';
+import type { ForRequest } from '../../http/principal.js';
 import { fillDays, windowStart } from './message-activity.js';
 import { ActivityQuery, ActivityResponse } from './ui.schemas.js';
 import { findWebDist, loadStaticSite, looksLikeFile, sitePath, type StaticFile } from './ui-static.js';
 
 export interface UiRouteOptions {
-  activity: MessageActivityReader;
+  activity: ForRequest<MessageActivityReader>;
   clock: Clock;
   /** The built UI (web/dist); found next to the package when absent, null to serve none. */
   webRoot?: string | null;
@@ -42,7 +43,7 @@ export const uiRoutes: FastifyPluginAsyncTypebox<UiRouteOptions> = async (app, o
       response: { 200: ActivityResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse } },
   }, async (request) => {
     const now = options.clock.now();
-    const counts = await options.activity.messagesPerDay(windowStart(request.query.days, now));
+    const counts = await options.activity(request).messagesPerDay(windowStart(request.query.days, now));
     return fillDays(counts, request.query.days, now);
   });
 

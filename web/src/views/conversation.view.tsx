@@ -6,7 +6,7 @@ import { Dialog } from '../components/dialog.js';
 import { Highlight, queryTerms } from '../components/highlight.js';
 import { Pager } from '../components/pager.js';
 import { formatDate, formatNumber, formatRelative, plural } from '../format.js';
-import { notify, runAction, useAsync, useDocumentTitle } from '../hooks.js';
+import { notify, runAction, useAsync, useCanWrite, useDocumentTitle } from '../hooks.js';
 import { href, Link, navigate } from '../router.js';
 
 const MESSAGE_PAGE = 50;
@@ -69,6 +69,8 @@ export function ConversationView({ id, params }: { id: string; params: URLSearch
   }, [pending, messages.data]);
 
   const refresh = () => { conversation.reload(); messages.reload(); };
+  // A key with only read access here sees the conversation without the controls that would be refused.
+  const writable = useCanWrite(data?.folder);
   const goToPage = (next: number) => navigate(href(`/conversations/${id}`, { page: next }), { replace: true });
 
   if (conversation.error) {
@@ -112,17 +114,17 @@ export function ConversationView({ id, params }: { id: string; params: URLSearch
           {messages.data && messages.data.total > MESSAGE_PAGE ? (
             <Pager label="Message pages" page={messages.data.page} pageSize={MESSAGE_PAGE} total={messages.data.total} onPage={goToPage} />
           ) : null}
-          <AppendForm id={id} onAppended={(count) => {
+          {writable ? <AppendForm id={id} onAppended={(count) => {
             conversation.reload();
             goToPage(Math.max(1, Math.ceil(count / MESSAGE_PAGE)));
             messages.reload();
-          }} />
+          }} /> : <p class="muted">This key may read this folder, not change it.</p>}
         </section>
 
         <aside class="conversation-side">
-          <Actions conversation={data} onChanged={refresh} />
-          <Summaries id={id} />
-          <LabelSuggestions conversation={data} onApplied={refresh} />
+          {writable ? <Actions conversation={data} onChanged={refresh} /> : null}
+          {writable ? <Summaries id={id} /> : null}
+          {writable ? <LabelSuggestions conversation={data} onApplied={refresh} /> : null}
         </aside>
       </div>
     </div>
