@@ -1,3 +1,4 @@
+import { answerClientError } from '../http/client-error.js';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -42,6 +43,8 @@ export async function buildBridgeApp(config: BridgeConfig, deps: BridgeAppDeps =
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: { level: deps.logLevel ?? 'info' } }),
     bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Requests the parser refuses get an answer every client can frame, HEAD included (src/http/client-error.ts).
+    clientErrorHandler: answerClientError,
     // Strict bodies: no turning "abc" into ["abc"] or 1 into "1".
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     // Fastify's own compilers, deferred (its typing of the factories predates the route argument it passes).

@@ -12,6 +12,7 @@ import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
 import { isExpensive, registerAdmissionControl } from './admission-control.js';
 import { registerErrorHandling } from './error-handler.js';
+import { answerClientError } from './client-error.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
 import { createRateLimiter } from './rate-limit.js';
@@ -79,6 +80,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     logController: new RequestLog(),
     requestTimeout: config.server.request_timeout_ms,
     connectionTimeout: config.server.connection_timeout_ms,
+    // Requests the parser refuses get an answer every client can frame, HEAD included (see client-error.ts).
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('schemaCompilation', compilation);

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.schema.js';
 import { proxyTls } from '../config/tls-files.js';
 import type { ContextService } from '../features/context/context.service.js';
 import { presentedKey } from '../http/auth.js';
+import { answerClientError } from '../http/client-error.js';
 import type { Authenticator } from '../http/app.js';
 import '../http/principal.js';
 import type { Scope } from '../domain/scope.js';
@@ -53,6 +54,8 @@ export async function buildProxyApp(options: ProxyAppOptions): Promise<ProxyApp>
       : { logger: { level: config.server.log_level } }),
     bodyLimit: config.server.body_limit_bytes,
     genReqId: () => crypto.randomUUID(),
+    // Requests the parser refuses get an answer every client can frame, HEAD included (src/http/client-error.ts).
+    clientErrorHandler: answerClientError,
     // Open streams must not hold a shutdown.
     forceCloseConnections: true,
   });

@@ -35,6 +35,8 @@ test('opening an older store logs each migration it applies, then serves', async
         ['schema migration applied', 9, 'new messages counted by their statements'],
         ['applying a schema migration', 10, 'message deletions counted'],
         ['schema migration applied', 10, 'message deletions counted'],
+        ['applying a schema migration', 11, 'API keys'],
+        ['schema migration applied', 11, 'API keys'],
       ]);
       assert.equal(typeof migrations[1]!.ms, 'number');
       assert.equal((await service.api('GET', '/health')).status, 200);

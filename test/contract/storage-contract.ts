@@ -457,6 +457,72 @@ export function storageContract(driver: ContractDriver): void {
       assert.ok(totals.storageBytes >= 0);
       await storage.conversations.ping();
     }));
+
+    test('a tenant\'s subtrees (within) bound every read that takes them; none admits nothing', () => withStorage(driver, async (storage) => {
+      const folders = ['/t/a', '/t/a/sub', '/t/ab', '/t/b', '/x'];
+      const made: Array<Awaited<ReturnType<typeof create>>> = [];
+      for (const [i, folder] of folders.entries()) {
+        made.push(await create(storage, { folder, label: `l${i}`, importance: 2,
+          messages: [says(`note ${folder} shared word`, i), says(`more ${folder}`, i + 1)], now: at(i) }));
+      }
+      const { holder, vectors } = await embedAll(storage, (content) => [content.length % 7, 1, content.includes('shared') ? 1 : 0]);
+      const cases: Array<[readonly string[] | undefined, string[]]> = [
+        [undefined, folders], [['/t/a'], ['/t/a', '/t/a/sub']], [['/t/a', '/x'], ['/t/a', '/t/a/sub', '/x']], [[], []],
+      ];
+      for (const [within, expected] of cases) {
+        const what = JSON.stringify(within);
+        const inside = made.filter((c) => expected.includes(c.folder));
+        assert.deepEqual((await storage.conversations.folderCounts(within)).map((f) => f.folder), expected, `folderCounts ${what}`);
+        const totals = await storage.conversations.totals(within);
+        assert.deepEqual([totals.conversations, totals.messages, totals.embeddedMessages],
+          [inside.length, inside.length * 2, inside.length * 2], `totals ${what}`);
+        const counts = await storage.embeddings.counts(within);
+        assert.deepEqual(counts, { pending: 0, done: inside.length * 2, failed: 0 }, `embedding counts ${what}`);
+        assert.equal(await storage.conversations.count({ within }), inside.length, `count ${what}`);
+        const page = await storage.conversations.list({ offset: 0, limit: 50, filter: { within }, sort: 'label', order: 'asc' });
+        assert.deepEqual(page.items.map((c) => c.folder).sort(), [...expected].sort(), `list ${what}`);
+        const usage = await storage.labelVectors.labelUsage(50, within);
+        assert.deepEqual(usage.map((u) => u.label).sort(), inside.map((c) => c.label).sort(), `labelUsage ${what}`);
+        const centroids = await storage.labelVectors.labelCentroids('test-model', '00000000-0000-4000-8000-000000000000', 5, within);
+        assert.deepEqual(centroids.map((c) => c.label).sort(), inside.map((c) => c.label).sort(), `labelCentroids ${what}`);
+        const days = await storage.activity.messagesPerDay('2000-01-01T00:00:00.000Z', within);
+        assert.equal(days.reduce((sum, day) => sum + day.messages, 0), inside.length * 2, `messagesPerDay ${what}`);
+        const idle = await storage.pruning.idleConversations({ idleBefore: at(1000), importanceThreshold: 5, limit: 50, within });
+        assert.deepEqual(idle.items.map((c) => c.id).sort(), inside.map((c) => c.id).sort(), `idleConversations ${what}`);
+        assert.equal(idle.total, inside.length);
+        const found = await storage.search.hydrate((await storage.search.fullText(naturalLanguageQuery('shared word')!, { within }, 50))
+          .map((hit) => hit.key));
+        assert.deepEqual([...new Set(found.map((hit) => hit.folder))].sort(), [...expected].sort(), `full text ${what}`);
+        const near = await storage.search.hydrate((await vectors.nearest(normalize([0, 1, 1]), { within }, 50))
+          .map((hit) => hit.key));
+        assert.deepEqual([...new Set(near.map((hit) => hit.folder))].sort(), [...expected].sort(), `vectors ${what}`);
+      }
+      await holder.close();
+    }));
+
+    test('API keys: stored by hash, names unique while not revoked, revocation kept once, one signing secret', () => withStorage(driver, async (storage) => {
+      const key = (id: string, name: string, hash: string) => ({
+        id, name, grants: [{ folder: '/t/a', access: 'write' as const }], admin: false,
+        rateLimit: id === 'key_1' ? { requestsPerSecond: 2.5, burst: 5 } : null, secretHash: hash, createdAt: at(Number(id.slice(4))),
+      });
+      const first = await storage.keys.create(key('key_1', 'alice', 'h1'));
+      assert.deepEqual(first, { id: 'key_1', name: 'alice', grants: [{ folder: '/t/a', access: 'write' }], admin: false,
+        rateLimit: { requestsPerSecond: 2.5, burst: 5 }, createdAt: at(1), lastUsedAt: null, revokedAt: null });
+      await assert.rejects(storage.keys.create(key('key_2', 'alice', 'h2')), (error: Error) => error.name === 'ConflictError');
+      assert.deepEqual((await storage.keys.findBySecretHash('h1'))?.id, 'key_1');
+      assert.equal(await storage.keys.findBySecretHash('nope'), null);
+      await storage.keys.recordUse('key_1', at(5));
+      assert.equal((await storage.keys.get('key_1'))?.lastUsedAt, at(5));
+      assert.equal(await storage.keys.revoke('key_1', at(6)), true);
+      assert.equal(await storage.keys.revoke('key_1', at(7)), true);
+      assert.equal((await storage.keys.get('key_1'))?.revokedAt, at(6), 'the first revocation is kept');
+      assert.equal(await storage.keys.revoke('key_404', at(7)), false);
+      await storage.keys.create(key('key_3', 'alice', 'h3'));
+      assert.deepEqual((await storage.keys.list()).map((k) => k.id), ['key_1', 'key_3']);
+      const [a, b] = await Promise.all([storage.keys.signingSecret('first'), storage.keys.signingSecret('second')]);
+      assert.equal(a, b, 'concurrent first calls agree');
+      assert.equal(await storage.keys.signingSecret('third'), a);
+    }));
   });
 }
 

@@ -46,6 +46,28 @@ for (const target of POSTGRES_TARGETS) {
       dirs.forEach(removeDir);
     });
 
+    test('keys and tokens made on one replica work on the other; a revocation holds on both within a second', async () => {
+      const [a, b] = await Promise.all([replica(), replica()]);
+      try {
+        const created = await a.api('POST', '/api/v1/keys', { name: `replicated-${Date.now()}`, grants: [{ folder: '/replicas/t', access: 'write' }] });
+        assert.equal(created.status, 201, created.text);
+        const as = { authorization: `Bearer ${created.body.key}` };
+        const token = await b.api('POST', '/api/v1/keys/me/tokens', { grants: [{ folder: '/replicas/t', access: 'read' }] }, as);
+        assert.equal(token.status, 201, 'the key made on a works on b');
+        const byToken = { authorization: `Bearer ${token.body.token}` };
+        assert.equal((await a.api('GET', '/api/v1/keys/me', undefined, byToken)).status, 200, 'a token minted on b verifies on a');
+        assert.equal((await b.api('GET', '/api/v1/keys/me', undefined, as)).status, 200);
+        assert.equal((await a.api('DELETE', `/api/v1/keys/${created.body.id}`)).status, 204);
+        assert.equal((await a.api('GET', '/api/v1/keys/me', undefined, as)).status, 401, 'refused at once where it was revoked');
+        // b may have the key from before the revocation for at most 500 ms; past that, it reads the store again.
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        assert.equal((await b.api('GET', '/api/v1/keys/me', undefined, as)).status, 401, 'refused on the other replica');
+        assert.equal((await b.api('GET', '/api/v1/keys/me', undefined, byToken)).status, 401, 'its token too');
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
+    });
+
     test('ingest through both: every message embedded exactly once, each replica finds the other\'s', async () => {
       const [a, b] = await Promise.all([replica(), replica()]);
       try {

@@ -113,6 +113,20 @@ describe('API keys and tenant tokens', () => {
     assert.equal((await service.api('GET', '/api/v1/keys/me', undefined, as(minted.body.token))).status, 401, 'revoking the key ends its tokens');
   });
 
+  test('each key has its own rate-limit bucket, and its own limits when it carries them', async () => {
+    const slow = (await service.api('POST', '/api/v1/keys', {
+      name: 'slow', grants: [{ folder: '/slow', access: 'read' }], requests_per_second: 0.1, burst: 1 })).body;
+    const first = await service.api('GET', '/api/v1/keys/me', undefined, as(slow.key));
+    assert.equal(first.status, 200);
+    const second = await service.api('GET', '/api/v1/keys/me', undefined, as(slow.key));
+    assert.equal(second.status, 429, second.text);
+    assert.equal(second.body.code, 'RATE_LIMITED');
+    assert.ok(Number(second.headers.get('retry-after')) >= 1);
+    assert.equal((await service.api('GET', '/api/v1/keys/me')).status, 200, 'the admin key has a bucket of its own');
+    const listed = (await service.api('GET', '/api/v1/keys')).body.keys.find((key: any) => key.id === slow.id);
+    assert.deepEqual([listed.requests_per_second, listed.burst], [0.1, 1]);
+  });
+
   test('the admin key mints tokens too; audit lines name key ids, and no secret reaches the log', async () => {
     const created = (await service.api('POST', '/api/v1/keys', { name: 'audited', grants: [{ folder: '/aud', access: 'write' }] })).body;
     const token = await service.api('POST', '/api/v1/keys/me/tokens', { grants: [{ folder: '/aud', access: 'read' }] });
