@@ -144,6 +144,24 @@ describe('memsvc command line against a running service', () => {
     assert.equal((await server.api('GET', '/api/v1/conversations/count?folder=/unreadable')).body.count, 10);
   });
 
+  test('key create prints a working secret once; list shows it without a secret; revoke ends it', async () => {
+    const created = await runCli(['key', 'create', 'cli-tenant', '--grant', '/cli/t:write', '--grant', '/cli/kb', '--json'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const key = JSON.parse(created.stdout);
+    assert.deepEqual(key.grants, [{ folder: '/cli/t', access: 'write' }, { folder: '/cli/kb', access: 'read' }]);
+    const me = await server.api('GET', '/api/v1/keys/me', undefined, { authorization: `Bearer ${key.key}` });
+    assert.equal(me.body.id, key.id);
+    const listed = await runCli(['key', 'list'], env);
+    assert.match(listed.stdout, new RegExp(`${key.id}  cli-tenant  /cli/t:write,/cli/kb:read`));
+    assert.ok(!listed.stdout.includes(key.key.split('.')[1]), 'no secret in the listing');
+    const revoked = await runCli(['key', 'revoke', key.id], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal((await server.api('GET', '/api/v1/keys/me', undefined, { authorization: `Bearer ${key.key}` })).status, 401);
+    const bad = await runCli(['key', 'create', 'x', '--grant', 'no-slash'], env);
+    assert.equal(bad.code, 1);
+    assertOneLineError(bad.stderr);
+  });
+
   test('search, context and stats print what the API answers', async () => {
     await server.api('POST', '/api/v1/conversations', {
       label: 'ledger', folder: '/ops', messages: [{ role: 'user', content: 'The reconciliation of the ledger found three duplicate invoices' }],
