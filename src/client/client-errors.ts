@@ -16,7 +16,9 @@ export class MemsvcError extends Error {
 export class MemsvcValidationError extends MemsvcError {}
 /** 401: no key, or a wrong one. */
 export class MemsvcAuthError extends MemsvcError {}
-/** 404: an unknown conversation, or an unknown route. */
+/** 403: the key is valid but its grants do not cover this (a write outside its write grants, an admin route). */
+export class MemsvcForbiddenError extends MemsvcError {}
+/** 404: an unknown conversation (or one outside the key's grants), or an unknown route. */
 export class MemsvcNotFoundError extends MemsvcError {}
 /** 429 after the client's retries ran out. */
 export class MemsvcRateLimitError extends MemsvcError {}
@@ -43,6 +45,7 @@ export function errorFromResponse(response: Response, body: unknown): MemsvcErro
   const code = typeof payload.code === 'string' ? payload.code : `HTTP_${response.status}`;
   const wait = retryAfterMs(response.headers.get('retry-after'));
   const ErrorClass = response.status === 401 ? MemsvcAuthError
+    : response.status === 403 ? MemsvcForbiddenError
     : response.status === 404 ? MemsvcNotFoundError
       : response.status === 429 ? MemsvcRateLimitError
         : response.status === 503 ? MemsvcUnavailableError

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { signTenantToken } from '../../src/features/keys/tenant-tokens.js';
+import { createMemsvcClient, MemsvcError, MemsvcForbiddenError } from '../../src/client/index.js';
 import { startService, type RunningService } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -111,6 +112,21 @@ describe('API keys and tenant tokens', () => {
 
     assert.equal((await service.api('DELETE', `/api/v1/keys/${key.id}`)).status, 204);
     assert.equal((await service.api('GET', '/api/v1/keys/me', undefined, as(minted.body.token))).status, 401, 'revoking the key ends its tokens');
+  });
+
+  test('the typed client: keys.create, list, mintToken and revoke; a token works as its apiKey', async () => {
+    const admin = createMemsvcClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
+    const created = await admin.keys.create({ name: 'typed', grants: [{ folder: '/typed', access: 'write' }] });
+    assert.ok((await admin.keys.list()).some((key) => key.id === created.id));
+    const scoped = createMemsvcClient({ baseUrl: service.baseUrl, apiKey: created.key });
+    await scoped.conversations.create({ label: 'mine', messages: [] });
+    const { token } = await scoped.keys.mintToken([{ folder: '/typed', access: 'read' }], 60);
+    const byToken = createMemsvcClient({ baseUrl: service.baseUrl, apiKey: token });
+    assert.deepEqual((await byToken.conversations.list()).results.map((c) => c.folder), ['/typed']);
+    await assert.rejects(byToken.conversations.create({ label: 'no', folder: '/typed', messages: [] }),
+      (error: unknown) => error instanceof MemsvcForbiddenError && error.status === 403 && error.code === 'FORBIDDEN');
+    await admin.keys.revoke(created.id);
+    await assert.rejects(scoped.keys.me(), (error: unknown) => error instanceof MemsvcError && error.status === 401);
   });
 
   test('each key has its own rate-limit bucket, and its own limits when it carries them', async () => {

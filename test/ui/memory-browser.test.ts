@@ -169,9 +169,10 @@ describe('memory browser in a real browser', { skip }, () => {
   it('opens a conversation with its messages, metadata and embedding state; pins and archives it', async () => {
     await page.goto(`${server.baseUrl}/conversations/${ids.migration}`);
     await page.getByRole('heading', { name: /db migration/, level: 1 }).waitFor();
-    const messages = page.locator('.message');
-    assert.equal(await messages.count(), 3);
-    assert.equal(await page.locator('.badge-embed-done').count(), 3);
+    // The messages load after the heading (and their embedding state may still be pending): wait for all three.
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.message').length === 3
+      && (globalThis as any).document.querySelectorAll('.badge-embed-done').length === 3);
+    assert.equal(await page.locator('.message').count(), 3);
     await shot('conversation');
 
     await page.getByRole('button', { name: 'Pin', exact: true }).click();
@@ -325,6 +326,28 @@ describe('memory browser in a real browser', { skip }, () => {
       await shot(name);
     }
     await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('signed in with a scoped key, shows only its folders and hides what the key cannot do', async () => {
+    const created = await server.api('POST', '/api/v1/keys', { name: 'ui-reader', grants: [{ folder: '/work/backend', access: 'read' }] });
+    assert.equal(created.status, 201, created.text);
+    await inPage(page, `sessionStorage.setItem('memsvc.apiKey', ${JSON.stringify(created.body.key)})`);
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Conversations', level: 1 }).waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.conversation-row').length === 1);
+    assert.deepEqual(await page.locator('.conversation-row .conversation-label').allInnerTexts(), ['db migration'],
+      'only /work/backend (the cache conversation moved to /work/infra)');
+    assert.equal(await page.getByRole('navigation', { name: 'Folders' }).getByText(/personal/).count(), 0, 'no other folder in the tree');
+
+    await page.goto(`${server.baseUrl}/conversations/${ids.migration}`);
+    await page.getByRole('heading', { name: /db migration/, level: 1 }).waitFor();
+    await page.getByText('This key may read this folder, not change it.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Append message' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Archive', exact: true }).count(), 0);
+    await page.goto(`${server.baseUrl}/conversations/${ids.oldRecipe}`);
+    await page.getByRole('alert').waitFor();
+    await shot('scoped-key');
+    await inPage(page, `sessionStorage.setItem('memsvc.apiKey', ${JSON.stringify(TEST_API_KEY)})`);
   });
 
   it('goes back to sign-in with a message when the key stops working', async () => {
