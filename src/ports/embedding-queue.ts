@@ -35,7 +35,8 @@ export interface EmbeddingQueue {
   /** `within`: only messages of conversations in these subtrees (a tenant's; none counts nothing). */
   counts(within?: readonly string[]): Promise<EmbeddingCounts>;
   /** Messages waiting for their vector: `counts().pending` from the pending index alone, cheap enough for every search. */
-  pendingCount(): Promise<number>;
+  /** `within`: only messages of conversations in these subtrees (read through the pending index: cheap while few wait). */
+  pendingCount(within?: readonly string[]): Promise<number>;
   /**
    * The timestamp of the pending message that arrived first (for /health/detailed), null when none waits.
    * That is the message's own timestamp: for an imported message, its original time.

@@ -144,7 +144,7 @@ export function scopeStorage(storage: Storage, scope: Scope): Storage {
   const embeddings: EmbeddingQueue = {
     ...bind(storage.embeddings),
     counts: () => storage.embeddings.counts(everywhere),
-    pendingCount: async () => (await storage.embeddings.counts(everywhere)).pending,
+    pendingCount: () => storage.embeddings.pendingCount(everywhere),
     resetAll: async () => { throw new ForbiddenError('Rebuilding embeddings needs an admin key'); },
   };
 

@@ -497,6 +497,10 @@ export function storageContract(driver: ContractDriver): void {
           .map((hit) => hit.key));
         assert.deepEqual([...new Set(near.map((hit) => hit.folder))].sort(), [...expected].sort(), `vectors ${what}`);
       }
+      const waiting = await create(storage, { folder: '/t/a/late', messages: [says('not embedded yet')] });
+      assert.deepEqual([await storage.embeddings.pendingCount(['/t/a']), await storage.embeddings.pendingCount(['/x']),
+        await storage.embeddings.pendingCount([]), await storage.embeddings.pendingCount()], [1, 0, 0, 1], 'pending within');
+      assert.equal((await storage.embeddings.counts(['/t/a'])).pending, 1, waiting.id);
       await holder.close();
     }));
 

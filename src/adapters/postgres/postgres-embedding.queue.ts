@@ -82,7 +82,14 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
     return { pending, failed, done: Math.max(0, total - pending - failed) };
   }
 
-  async pendingCount(): Promise<number> {
+  async pendingCount(within?: readonly string[]): Promise<number> {
+    if (within !== undefined) {
+      const where = folderWithin('c.folder', within, folderSubtreeRange);
+      const { rows } = await this.pool.query<{ n: number }>(numbered(`SELECT count(*) AS n FROM embedding_jobs j
+        JOIN messages m ON m.seq = j.message_seq JOIN conversations c ON c.id = m.conversation_id
+        WHERE NOT j.failed AND ${where.sql}`), where.params);
+      return Number(rows[0]!.n);
+    }
     const { rows } = await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM embedding_jobs WHERE NOT failed');
     return rows[0]!.n;
   }

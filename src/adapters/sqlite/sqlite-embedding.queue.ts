@@ -98,7 +98,12 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     return counts;
   }
 
-  async pendingCount(): Promise<number> {
+  async pendingCount(within?: readonly string[]): Promise<number> {
+    if (within !== undefined) {
+      const where = folderWithin('c.folder', within);
+      return this.statements.get(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.embedding_status = 'pending' AND ${USES_PENDING_INDEX} AND ${where.sql}`).pluck().get(...where.params) as number;
+    }
     return messagesInState((sql) => this.statements.get(sql), 'pending');
   }
 
