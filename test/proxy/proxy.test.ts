@@ -101,6 +101,31 @@ describe('chat proxy', () => {
     assert.equal(conversation.body.folder, '/');
   });
 
+  test('a scoped key: memory only from its grants, exchanges only where it may write, 403 elsewhere; a token works too', async () => {
+    const key = (await memsvc.api('POST', '/api/v1/keys', {
+      name: 'proxy-tenant', grants: [{ folder: '/personal/chat', access: 'write' }, { folder: '/personal', access: 'read' }],
+    })).body;
+    const scoped = client({}, key.key);
+    const { response } = await scoped.chat.completions.create({
+      model: 'fake-gpt', messages: [{ role: 'user', content: 'When is the Zephyr password rotation, and what does Zephyr eat?' }],
+    }).withResponse();
+    const memory = memoryMessage()?.content as string;
+    assert.ok(memory.includes('sardines'), 'its readable folder is in the memory');
+    assert.ok(!memory.includes(ZEPHYR_FACT) && !memory.includes('/work/ops'), 'nothing from outside its grants');
+    const id = response.headers.get('x-memory-conversation-id')!;
+    const stored = await waitFor(() => memsvc.api('GET', `/api/v1/conversations/${id}`), { what: 'the exchange stored', until: (r) => r.status === 200 });
+    assert.equal(stored.body.folder, '/personal/chat', 'no folder header: its first write grant');
+
+    for (const headers of [{ 'X-Memory-Folder': '/work/ops' }, { 'X-Memory-Folder': '/personal' }, { 'X-Memory-Conversation-Id': opsId }]) {
+      await assert.rejects(client(headers, key.key).chat.completions.create({ model: 'fake-gpt', messages: [{ role: 'user', content: 'hi' }] }),
+        (error: unknown) => error instanceof OpenAI.APIError && (error.status === 403 || error.status === 404), JSON.stringify(headers));
+    }
+    const token = (await memsvc.api('POST', '/api/v1/keys/me/tokens', { grants: [{ folder: '/personal/chat', access: 'write' }] },
+      { authorization: `Bearer ${key.key}` })).body.token;
+    const viaToken = await client({}, token).chat.completions.create({ model: 'fake-gpt', messages: [{ role: 'user', content: 'Zephyr food?' }] });
+    assert.equal(viaToken.choices[0]!.message.content, upstream.reply);
+  });
+
   test('streaming: chunks pass through, the reply is assembled from the deltas and stored after the stream', async () => {
     upstream.reply = 'Every Tuesday at nine in the morning, says memory.';
     upstream.chunkDelayMs = 5;
