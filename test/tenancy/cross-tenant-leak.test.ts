@@ -214,8 +214,21 @@ for (const target of [{ name: 'sqlite', open: null as null | (() => Promise<Post
         assert.ok(typeof answer.body?.error === 'string', `${method} ${path} answers the error envelope`);
         assertNoLeak(answer.text, forbidden, `${method} ${path}`, `${path} ${JSON.stringify(body ?? {})}`);
       }
-      const tool = await service.api('POST', '/mcp/tools/memory_delete', { conversation_id: shared }, as);
-      assert.equal(tool.status, 403, tool.text);
+      const tools = [
+        ['memory_delete', { conversation_id: shared }, 403],
+        ['memory_delete', { conversation_id: bob }, 404],
+        ['memory_store', { label: 'x', folder: FOLDERS.hr, messages: [{ role: 'user', content: 'planted' }] }, 403],
+        ['memory_update', { conversation_id: shared, label: 'mine' }, 403],
+        ['memory_update', { conversation_id: mine, folder: FOLDERS.hr }, 403],
+        ['memory_update', { conversation_id: bob, status: 'archived' }, 404],
+        ['memory_append', { conversation_id: shared, messages: [{ role: 'user', content: 'hi' }] }, 403],
+        ['memory_summarize', { conversation_id: bob, level: 'daily' }, 404],
+      ] as const;
+      for (const [tool, params, status] of tools) {
+        const answer = await service.api('POST', `/mcp/tools/${tool}`, params, as);
+        assert.equal(answer.status, status, `${tool} ${JSON.stringify(params)}: ${answer.text}`);
+        assert.equal(answer.body.success, false);
+      }
       const after = await Promise.all([...seeded.ids.bob, ...seeded.ids.hr, ...seeded.ids.shared]
         .map((id) => service.api('GET', `/api/v1/conversations/${id}`)));
       // The admin's own reads move last_accessed; nothing else may differ.
