@@ -17,6 +17,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { startBenchBridge, type BenchBridge } from './lib/bridge.js';
 import { generateConversation } from './lib/corpus.js';
+import { loadDialogueCorpus } from './lib/dialogue-corpus.js';
 import { createHttpClient, type HttpClient } from './lib/http-client.js';
 import { runLoad } from './lib/load.js';
 import { timeMemsvcStart } from './lib/memsvc-start.js';
@@ -61,8 +62,10 @@ export const scenario: Scenario = {
     'steady-rate': { kind: 'number', description: 'msgs/s for ingest-to-searchable', default: 1000, quick: 300 },
     'steady-seconds': { kind: 'number', description: 'duration of the steady-rate phase', default: 20, quick: 5 },
     'import-messages': { kind: 'number', description: 'messages in the bulk JSONL import (added to the store each run)', default: 50_000, quick: 2_000 },
+    corpus: { kind: 'string', description: 'generator (the bench\'s topics) or dialogue (LoCoMo dev turns recombined, read from ../shared; its questions)', default: 'generator' },
   },
   async run(context) {
+    text = corpusOf(context.string('corpus'));
     const root = context.dataDir ?? mkdtempSync(join(tmpdir(), 'memsvc-bench-scale-'));
     mkdirSync(root, { recursive: true });
     const measurements: Measurement[] = [];
@@ -182,11 +185,43 @@ async function until(probe: () => Promise<boolean>, timeoutMs: number, everyMs =
 const waitInGraph = (client: HttpClient, timeoutMs: number) =>
   until(async () => inGraph(await status(client)), timeoutMs, 500);
 
+/** Where the stored text and the questions come from (--corpus). */
+interface BenchText {
+  name: string;
+  conversation(index: number): { label: string; folder: string; messages: unknown[]; importance_score?: number };
+  /** Questions for recall and the semantic rows. */
+  questions(count: number): string[];
+  /** Queries of the hybrid, context and full-text rows. */
+  queries: readonly string[];
+  /** The corpus has a folder that follows a topic (TOPICAL_FOLDER). */
+  topical: boolean;
+}
+
+let text: BenchText;
+
+function corpusOf(name: string): BenchText {
+  if (name === 'generator') {
+    return {
+      name, topical: true, queries: BENCH_QUERIES, questions: recallQuestions,
+      conversation: (index) => generateConversation(index, { seed: 42, messagesPerConversation: MESSAGES_PER_CONVERSATION }),
+    };
+  }
+  if (name !== 'dialogue') throw new Error(`--corpus is generator or dialogue, not ${name}`);
+  const dialogue = loadDialogueCorpus({ messagesPerConversation: MESSAGES_PER_CONVERSATION });
+  return {
+    name, topical: false, queries: dialogue.questions.slice(0, 50),
+    questions: (count) => dialogue.questions.slice(0, count),
+    conversation: (index) => dialogue.conversation(index),
+  };
+}
+
 function conversationBody(index: number): string {
-  const generated = generateConversation(index, { seed: 42, messagesPerConversation: MESSAGES_PER_CONVERSATION });
+  const generated = text.conversation(index);
+  // The same selective folders for either corpus: conversation i in the deepest that divides it.
   const folder = SELECTIVE_FOLDERS.find((bucket) => index % bucket.every === 0)?.folder ?? generated.folder;
   return JSON.stringify({
-    label: generated.label, folder, messages: generated.messages, importance_score: generated.importance_score,
+    label: generated.label, folder, messages: generated.messages,
+    ...(generated.importance_score !== undefined ? { importance_score: generated.importance_score } : {}),
   });
 }
 
@@ -374,7 +409,7 @@ function loadCorpus(file: string): Corpus {
 interface Query { text: string; vector: Float32Array }
 
 async function queryVectors(bridge: BenchBridge, count: number): Promise<Query[]> {
-  const texts = recallQuestions(count);
+  const texts = text.questions(count);
   const vectors = await bridge.embed(texts);
   return texts.map((text, i) => ({ text, vector: vectors[i]! }));
 }
@@ -460,7 +495,7 @@ async function semanticRows(context: ScenarioContext, client: HttpClient, corpus
   const filters: Array<{ folder: string | null; share: string }> = [
     { folder: null, share: 'no filter' },
     ...[...SELECTIVE_FOLDERS].reverse().map((bucket) => ({ folder: bucket.folder, share: `folder filter ${bucket.share}` })),
-    { folder: TOPICAL_FOLDER, share: `topical folder filter (${TOPICAL_FOLDER})` },
+    ...(text.topical ? [{ folder: TOPICAL_FOLDER, share: `topical folder filter (${TOPICAL_FOLDER})` }] : []),
   ];
   for (const { folder, share } of filters) {
     const body = (text: string) => JSON.stringify({
@@ -538,11 +573,12 @@ async function textRows(context: ScenarioContext, client: HttpClient, corpus: Co
     for (const word of new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const common = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([word]) => word);
-  const words = BENCH_QUERIES.map((q) => q.split(' ').slice(0, 2).join(' '));
+  const queries = text.queries;
+  const words = queries.map((q) => q.split(' ').slice(0, 2).join(' '));
   const variants: Array<[string, string, string[]]> = [
-    ['hybrid', 'POST /query hybrid (default mode)', BENCH_QUERIES.map((q) => JSON.stringify({ query: q, limit: 10 }))],
-    ['context', 'POST /context/assemble', BENCH_QUERIES.map((q) => JSON.stringify({ query: q }))],
-    ['full text', 'POST /search/fts, 1-3 words', BENCH_QUERIES.map((q, i) => JSON.stringify({ query: q.split(' ').slice(0, 1 + (i % 3)).join(' ') }))],
+    ['hybrid', 'POST /query hybrid (default mode)', queries.map((q) => JSON.stringify({ query: q, limit: 10 }))],
+    ['context', 'POST /context/assemble', queries.map((q) => JSON.stringify({ query: q }))],
+    ['full text', 'POST /search/fts, 1-3 words', queries.map((q, i) => JSON.stringify({ query: q.split(' ').slice(0, 1 + (i % 3)).join(' ') }))],
     ['full text', 'POST /search/fts, phrase', words.map((w) => JSON.stringify({ query: `"${w}"` }))],
     ['full text', `POST /search/fts, the commonest word ("${common[0]}")`, [JSON.stringify({ query: common[0] })]],
     ['full text', 'POST /search/fts, prefix', common.slice(0, 10).map((w) => JSON.stringify({ query: `${w.slice(0, 3)}*` }))],

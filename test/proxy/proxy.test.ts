@@ -116,7 +116,8 @@ describe('chat proxy', () => {
     const stored = await waitFor(() => memsvc.api('GET', `/api/v1/conversations/${id}`), { what: 'the exchange stored', until: (r) => r.status === 200 });
     assert.equal(stored.body.folder, '/personal/chat', 'no folder header: its first write grant');
 
-    for (const headers of [{ 'X-Memory-Folder': '/work/ops' }, { 'X-Memory-Folder': '/personal' }, { 'X-Memory-Conversation-Id': opsId }]) {
+    const refused: Array<Record<string, string>> = [{ 'X-Memory-Folder': '/work/ops' }, { 'X-Memory-Folder': '/personal' }, { 'X-Memory-Conversation-Id': opsId }];
+    for (const headers of refused) {
       await assert.rejects(client(headers, key.key).chat.completions.create({ model: 'fake-gpt', messages: [{ role: 'user', content: 'hi' }] }),
         (error: unknown) => error instanceof OpenAI.APIError && (error.status === 403 || error.status === 404), JSON.stringify(headers));
     }
