@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MessageInput } from '../../src/domain/conversation.js';
 import { parseFullTextQuery, naturalLanguageQuery } from '../../src/domain/full-text-query.js';
+import { ConflictError } from '../../src/domain/errors.js';
 import { newId } from '../../src/domain/ids.js';
 import type { SearchFilter } from '../../src/domain/search.js';
 import { VectorIndexHolder } from '../../src/vector-index/vector-index.holder.js';
@@ -504,6 +505,102 @@ export function storageContract(driver: ContractDriver): void {
       await holder.close();
     }));
 
+    test('within: exact counts, states, days, centroids and idle order per subtree set; storage shared by messages', () => withStorage(driver, async (storage) => {
+      assert.deepEqual(await storage.conversations.totals(['/']), { conversations: 0, messages: 0, embeddedMessages: 0, storageBytes: 0 },
+        'no messages: no share of the storage');
+      const DAY = 24 * 60;
+      // Contents say what becomes of each message: `done` is embedded, `fail` fails for good, `wait` stays pending.
+      const spec = [
+        { folder: '/t/a', label: 'alpha', importance: 2, day: 0, states: ['done', 'done', 'fail'] },
+        { folder: '/t/a', label: 'alpha', importance: 8, day: 1, states: ['done'] },
+        { folder: '/t/a/sub', label: 'beta', importance: 2, day: 1, states: ['done', 'wait'] },
+        { folder: '/t/ab', label: 'alpha', importance: 2, day: 2, states: ['done', 'done', 'done', 'done'] },
+        { folder: '/t/b', label: 'beta', importance: 2, day: 0, states: ['done', 'fail'] },
+        { folder: '/x', label: 'gamma', importance: 2, day: 3, states: ['wait', 'done', 'done'] },
+        { folder: '/t/a/sub', label: 'beta', importance: 10, day: 1, states: [] },
+      ];
+      const made = [];
+      for (const [i, c] of spec.entries()) {
+        made.push(await create(storage, { folder: c.folder, label: c.label, importance: c.importance, now: at(i),
+          messages: c.states.map((state, k) => says(`${c.folder} ${state} ${i}.${k}`, c.day * DAY + k)) }));
+      }
+      const directions: Record<string, number[]> = {
+        '/t/a': [1, 0, 0], '/t/a/sub': [0, 1, 0], '/t/ab': [0, 0, 1], '/t/b': [1, 1, 0], '/x': [0, 1, 1],
+      };
+      await storage.embeddings.recordModel({ model: 'test-model', dimension: 3 });
+      const claimed = await storage.embeddings.claimPending(100, 60_000);
+      assert.equal(claimed.length, 15);
+      const stateOf = (content: string) => content.split(' ')[1]!;
+      await storage.embeddings.complete('test-model', claimed.filter((m) => stateOf(m.content) === 'done')
+        .map((m) => ({ key: m.key, vector: normalize(directions[m.content.split(' ')[0]!]!) })));
+      await storage.embeddings.recordFailure(claimed.filter((m) => stateOf(m.content) === 'fail').map((m) => m.key), 'boom', 1);
+
+      const [c1, c2, c3, , , c6] = made;
+      const day = (n: number) => at(n * DAY).slice(0, 10);
+      const round = (values: Float32Array) => Array.from(values, (x) => Math.round(x * 1000) / 1000);
+      const cases: Array<{ within: readonly string[] | undefined; folders: Array<[string, number]>; totals: [number, number, number];
+        queue: [number, number, number]; usage: Array<[string, number]>; days: Array<[string, number]>;
+        centroids: Array<[string, number, number[]]>; idle: string[]; archivable: number }> = [
+        { within: undefined, folders: [['/t/a', 2], ['/t/a/sub', 2], ['/t/ab', 1], ['/t/b', 1], ['/x', 1]],
+          totals: [7, 15, 11], queue: [2, 11, 2], usage: [['alpha', 3], ['beta', 3], ['gamma', 1]],
+          days: [[day(0), 5], [day(1), 3], [day(2), 4], [day(3), 3]],
+          centroids: [['alpha', 2, [0.333, 0, 0.667]], ['beta', 3, [0.354, 0.854, 0]], ['gamma', 1, [0, 0.707, 0.707]]],
+          idle: [c1!.id, c3!.id, made[3]!.id, made[4]!.id, c6!.id, c2!.id], archivable: 5 },
+        { within: ['/t/a'], folders: [['/t/a', 2], ['/t/a/sub', 2]], totals: [4, 6, 4], queue: [1, 4, 1],
+          usage: [['alpha', 2], ['beta', 2]], days: [[day(0), 3], [day(1), 3]],
+          centroids: [['alpha', 1, [1, 0, 0]], ['beta', 2, [0, 1, 0]]], idle: [c1!.id, c3!.id, c2!.id], archivable: 2 },
+        { within: ['/t/a', '/x'], folders: [['/t/a', 2], ['/t/a/sub', 2], ['/x', 1]], totals: [5, 9, 6], queue: [2, 6, 1],
+          usage: [['alpha', 2], ['beta', 2], ['gamma', 1]], days: [[day(0), 3], [day(1), 3], [day(3), 3]],
+          centroids: [['alpha', 1, [1, 0, 0]], ['beta', 2, [0, 1, 0]], ['gamma', 1, [0, 0.707, 0.707]]],
+          idle: [c1!.id, c3!.id, c6!.id, c2!.id], archivable: 3 },
+        { within: [], folders: [], totals: [0, 0, 0], queue: [0, 0, 0], usage: [], days: [], centroids: [], idle: [], archivable: 0 },
+      ];
+      const whole = await storage.conversations.totals();
+      assert.ok(whole.storageBytes > 0, 'the store takes some room');
+      for (const expected of cases) {
+        const { within } = expected;
+        const what = JSON.stringify(within);
+        const folders = (await storage.conversations.folderCounts(within)).map((f): [string, number] => [f.folder, f.count]);
+        assert.deepEqual(folders.sort(([a], [b]) => (a < b ? -1 : 1)), expected.folders, `folderCounts ${what}`);
+
+        const totals = await storage.conversations.totals(within);
+        assert.deepEqual([totals.conversations, totals.messages, totals.embeddedMessages], expected.totals, `totals ${what}`);
+        assert.ok(Number.isInteger(totals.storageBytes), `storageBytes rounded ${what}`);
+        // The file or database may move by a page between reads: the share is checked to 2% of the whole.
+        const share = whole.storageBytes * (expected.totals[1] / 15);
+        assert.ok(Math.abs(totals.storageBytes - share) <= whole.storageBytes * 0.02,
+          `storageBytes ${what}: ${totals.storageBytes}, expected about ${Math.round(share)} of ${whole.storageBytes}`);
+        if (within?.length === 0) assert.equal(totals.storageBytes, 0);
+
+        const [pending, done, failed] = expected.queue;
+        assert.deepEqual(await storage.embeddings.counts(within), { pending, done, failed }, `embedding counts ${what}`);
+
+        assert.deepEqual((await storage.labelVectors.labelUsage(50, within)).map((u) => [u.label, u.conversations]), expected.usage,
+          `labelUsage ${what}`);
+        assert.deepEqual((await storage.labelVectors.labelUsage(1, within)).map((u) => u.label), expected.usage.slice(0, 1).map(([l]) => l),
+          `labelUsage limit ${what}`);
+
+        const centroids = (await storage.labelVectors.labelCentroids('test-model', c2!.id, 10, within))
+          .map((c) => [c.label, c.conversations, round(c.centroid)]).sort(([a], [b]) => (String(a) < String(b) ? -1 : 1));
+        assert.deepEqual(centroids, expected.centroids, `labelCentroids ${what}`);
+
+        const days = await storage.activity.messagesPerDay(at(0), within);
+        assert.deepEqual(days.map((d) => [d.date, d.messages]), expected.days, `messagesPerDay ${what}`);
+        const later = await storage.activity.messagesPerDay(at(DAY), within);
+        assert.deepEqual(later.map((d) => [d.date, d.messages]), expected.days.filter(([date]) => date !== day(0)),
+          `messagesPerDay since ${what}`);
+
+        const idle = await storage.pruning.idleConversations({ idleBefore: at(100 * DAY), importanceThreshold: 5, limit: 50, within });
+        assert.deepEqual(idle.items.map((c) => c.id), expected.idle, `idleConversations ${what}`);
+        assert.deepEqual([idle.total, idle.archivable], [expected.idle.length, expected.archivable], `idle counts ${what}`);
+        const first = await storage.pruning.idleConversations({ idleBefore: at(100 * DAY), importanceThreshold: 5, limit: 1, within });
+        assert.deepEqual([first.items.map((c) => c.id), first.total], [expected.idle.slice(0, 1), expected.idle.length], `idle limit ${what}`);
+      }
+      const everything = await storage.conversations.totals(['/']);
+      assert.deepEqual([everything.conversations, everything.messages, everything.embeddedMessages], [7, 15, 11], 'the root holds all');
+      assert.deepEqual(await storage.embeddings.counts(['/']), await storage.embeddings.counts());
+    }));
+
     test('API keys: stored by hash, names unique while not revoked, revocation kept once, one signing secret', () => withStorage(driver, async (storage) => {
       const key = (id: string, name: string, hash: string) => ({
         id, name, grants: [{ folder: '/t/a', access: 'write' as const }], admin: false,
@@ -526,6 +623,49 @@ export function storageContract(driver: ContractDriver): void {
       const [a, b] = await Promise.all([storage.keys.signingSecret('first'), storage.keys.signingSecret('second')]);
       assert.equal(a, b, 'concurrent first calls agree');
       assert.equal(await storage.keys.signingSecret('third'), a);
+    }));
+
+    test('API keys: the conflict names the key, a revoked key is still found by its hash, every field round-trips', () => withStorage(driver, async (storage) => {
+      const grants = [{ folder: '/t/a', access: 'read' as const }, { folder: '/t/b/c', access: 'write' as const }];
+      const admin = { id: 'key_a', name: 'ops', grants: [], admin: true, rateLimit: null, secretHash: 'ha', createdAt: at(1) };
+      const scoped = { id: 'key_b', name: 'bob', grants, admin: false, rateLimit: { requestsPerSecond: 0.5, burst: 1 },
+        secretHash: 'hb', createdAt: at(2) };
+      assert.deepEqual(await storage.keys.create(admin), { id: 'key_a', name: 'ops', grants: [], admin: true, rateLimit: null,
+        createdAt: at(1), lastUsedAt: null, revokedAt: null });
+      await storage.keys.create(scoped);
+      const bob = { id: 'key_b', name: 'bob', grants, admin: false, rateLimit: { requestsPerSecond: 0.5, burst: 1 },
+        createdAt: at(2), lastUsedAt: null, revokedAt: null };
+      assert.deepEqual(await storage.keys.get('key_b'), bob);
+      assert.deepEqual(await storage.keys.findBySecretHash('hb'), bob);
+      assert.deepEqual(await storage.keys.list(), [{ ...bob, id: 'key_a', name: 'ops', grants: [], admin: true, rateLimit: null,
+        createdAt: at(1) }, bob]);
+      assert.equal(await storage.keys.get('key_404'), null);
+
+      await assert.rejects(storage.keys.create({ ...scoped, id: 'key_c', secretHash: 'hc', createdAt: at(3) }), (error: unknown) => {
+        assert.ok(error instanceof ConflictError, String(error));
+        assert.equal(error.code, 'CONFLICT');
+        assert.equal(error.message, 'A key named "bob" already exists');
+        return true;
+      });
+      assert.equal(await storage.keys.get('key_c'), null, 'the refused key is not stored');
+
+      await storage.keys.recordUse('key_b', at(4));
+      await storage.keys.recordUse('key_b', at(5));
+      await storage.keys.recordUse('key_404', at(5));
+      assert.equal(await storage.keys.revoke('key_b', at(6)), true);
+      assert.deepEqual(await storage.keys.findBySecretHash('hb'), { ...bob, lastUsedAt: at(5), revokedAt: at(6) },
+        'revoked keys are found too: the caller refuses them');
+      const again = await storage.keys.create({ ...scoped, id: 'key_c', secretHash: 'hc', createdAt: at(7) });
+      assert.deepEqual([again.name, again.revokedAt], ['bob', null], 'a revoked name can be used again');
+      assert.deepEqual((await storage.keys.list()).map((k) => [k.id, k.revokedAt]), [['key_a', null], ['key_b', at(6)], ['key_c', null]]);
+    }));
+
+    test('API keys: the first signing secret stored wins, however many ask at once', () => withStorage(driver, async (storage) => {
+      const candidates = Array.from({ length: 8 }, (_, i) => `candidate-${i}`);
+      const secrets = await Promise.all(candidates.map((candidate) => storage.keys.signingSecret(candidate)));
+      assert.equal(new Set(secrets).size, 1, `concurrent first calls agree: ${secrets.join(', ')}`);
+      assert.ok(candidates.includes(secrets[0]!));
+      assert.equal(await storage.keys.signingSecret('later'), secrets[0], 'a later call returns the stored one');
     }));
   });
 }
