@@ -133,6 +133,25 @@ describe('sqlite full text: dense phrases are not counted, and the ranking stays
     assert.equal(mixed.length, keys.filter((_, i) => (i % 5 !== 0 || i % 9 === 0) && folderOf(i) === '/quarter').length);
   });
 
+  test('a small scope ranks its own matches: the same answer as ranking every match and keeping the admitted ones', async () => {
+    // Both rank every match (nothing is dense when all are scored); one through the scope, one through the store.
+    const throughScope = new SqliteMessageSearch(db, 1_000_000);
+    const throughStore = new SqliteMessageSearch(db, 1_000_000, 0);
+    const options = { contextWeight: 0 };
+    for (const folder of ['/quarter', '/rest']) {
+      for (const query of ['rare', 'rare OR alpha', 'charlie OR rare OR hotel', 'common']) {
+        const parsed = parseFullTextQuery(query);
+        assert.deepEqual(await throughScope.fullText(parsed, { folder }, 10, options),
+          await throughStore.fullText(parsed, { folder }, 10, options), `${query} in ${folder}`);
+      }
+      // A word that is not dense: exactly bm25() over the admitted matches.
+      const admitted = exact('rare').filter((item) => folderOf(indexOf(item.key)) === folder).slice(0, 10);
+      const small = await search.fullText(parseFullTextQuery('rare'), { folder }, 10, options);
+      assert.deepEqual(small.map((item) => item.key), admitted.map((item) => item.key), `bm25() over the admitted matches in ${folder}`);
+    }
+    assert.deepEqual(await search.fullText(parseFullTextQuery('rare'), { folder: '/nowhere' }, 10, options), []);
+  });
+
   test('a lower common share leaves a word in 3 of 8 messages out of scoring: the rarer word ranks, then the newest matches', async () => {
     // "foxtrot" (3 of 8, 60 matches) is common under 0.25; "rare" (1 of 9, 18 matches) is not.
     const query = parseFullTextQuery('foxtrot OR rare');
