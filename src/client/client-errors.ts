@@ -20,6 +20,8 @@ export class MemsvcAuthError extends MemsvcError {}
 export class MemsvcForbiddenError extends MemsvcError {}
 /** 404: an unknown conversation (or one outside the key's grants), or an unknown route. */
 export class MemsvcNotFoundError extends MemsvcError {}
+/** 409: the request contradicts what is stored (a duplicate key name, an import batch out of sequence). */
+export class MemsvcConflictError extends MemsvcError {}
 /** 429 after the client's retries ran out. */
 export class MemsvcRateLimitError extends MemsvcError {}
 /** 503, or no answer at all (status 0): the service is starting, stopped or unreachable. */
@@ -47,6 +49,7 @@ export function errorFromResponse(response: Response, body: unknown): MemsvcErro
   const ErrorClass = response.status === 401 ? MemsvcAuthError
     : response.status === 403 ? MemsvcForbiddenError
     : response.status === 404 ? MemsvcNotFoundError
+    : response.status === 409 ? MemsvcConflictError
       : response.status === 429 ? MemsvcRateLimitError
         : response.status === 503 ? MemsvcUnavailableError
           : response.status === 400 || response.status === 413 ? MemsvcValidationError

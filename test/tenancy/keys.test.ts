@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { signTenantToken } from '../../src/features/keys/tenant-tokens.js';
-import { createMemsvcClient, MemsvcError, MemsvcForbiddenError } from '../../src/client/index.js';
+import { createMemsvcClient, MemsvcConflictError, MemsvcError, MemsvcForbiddenError } from '../../src/client/index.js';
 import { startService, type RunningService } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -117,6 +117,8 @@ describe('API keys and tenant tokens', () => {
   test('the typed client: keys.create, list, mintToken and revoke; a token works as its apiKey', async () => {
     const admin = createMemsvcClient({ baseUrl: service.baseUrl, apiKey: service.apiKey });
     const created = await admin.keys.create({ name: 'typed', grants: [{ folder: '/typed', access: 'write' }] });
+    await assert.rejects(admin.keys.create({ name: 'typed', grants: [{ folder: '/typed', access: 'read' }] }),
+      (error: unknown) => error instanceof MemsvcConflictError && error.code === 'CONFLICT');
     assert.ok((await admin.keys.list()).some((key) => key.id === created.id));
     const scoped = createMemsvcClient({ baseUrl: service.baseUrl, apiKey: created.key });
     await scoped.conversations.create({ label: 'mine', messages: [] });
