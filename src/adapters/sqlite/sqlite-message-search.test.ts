@@ -143,6 +143,10 @@ describe('sqlite full text: dense phrases are not counted, and the ranking stays
         const parsed = parseFullTextQuery(query);
         assert.deepEqual(await throughScope.fullText(parsed, { folder }, 10, options),
           await throughStore.fullText(parsed, { folder }, 10, options), `${query} in ${folder}`);
+        // Re-scored with the scope's own term statistics: the same through either path.
+        const scoped = { contextWeight: 0, scopedStatistics: true };
+        assert.deepEqual(await throughScope.fullText(parsed, { folder }, 10, scoped),
+          await throughStore.fullText(parsed, { folder }, 10, scoped), `${query} in ${folder}, scoped statistics`);
       }
       // A word that is not dense: exactly bm25() over the admitted matches.
       const admitted = exact('rare').filter((item) => folderOf(indexOf(item.key)) === folder).slice(0, 10);

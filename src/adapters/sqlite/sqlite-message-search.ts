@@ -206,13 +206,18 @@ export class SqliteMessageSearch implements MessageSearchReader {
    * SQLite would look each key up in the index, re-reading the query's terms every time (seconds).
    */
   private rankedInScope(expression: string, filter: SearchFilter, bm25: string, limit: number): ScoredKey[] {
-    const where = searchFilterWhere(filter);
-    const keys = this.statements.get(`SELECT m.seq FROM conversations c JOIN messages m ON m.conversation_id = c.id
-      WHERE ${where.sql}`).pluck().all(...where.params) as number[];
+    const keys = this.scopeKeys(filter);
     if (keys.length === 0) return [];
     return this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
       WHERE messages_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
       ORDER BY score DESC, rowid LIMIT ?`).all(expression, JSON.stringify(keys), limit) as ScoredKey[];
+  }
+
+  /** The keys of a small scope's messages, read from the conversations' index. */
+  private scopeKeys(filter: SearchFilter): number[] {
+    const where = searchFilterWhere(filter);
+    return this.statements.get(`SELECT m.seq FROM conversations c JOIN messages m ON m.conversation_id = c.id
+      WHERE ${where.sql}`).pluck().all(...where.params) as number[];
   }
 
   /**
@@ -254,17 +259,28 @@ export class SqliteMessageSearch implements MessageSearchReader {
     const { storeRows, scopeRows } = this.scopeSize(filter);
     const keys = candidates.map((item) => item.key);
     const [low, high] = [Math.min(...keys), Math.max(...keys)];
+    // A small scope's keys and the candidates' are checked as each term's matches are walked (+rowid: a filter, not
+    // a lookup per key); a large scope is joined, and its candidates' scores read over their key range.
+    const small = scopeRows <= this.smallScopeRows;
+    const scope = small ? JSON.stringify(this.scopeKeys(filter)) : null;
+    const candidateKeys = JSON.stringify(keys);
     const terms: TermEvidence[] = [];
     for (const match of termMatches) {
       const inStore = this.statements.get('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck().get(match) as number;
-      const inScope = this.statements.get(`SELECT count(*) FROM messages_fts f JOIN messages m ON m.seq = f.rowid
-        JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}`)
-        .pluck().get(match, ...where.params) as number;
+      const inScope = scope !== null
+        ? this.statements.get(`SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?
+          AND +rowid IN (SELECT value FROM json_each(?))`).pluck().get(match, scope) as number
+        : this.statements.get(`SELECT count(*) FROM messages_fts f JOIN messages m ON m.seq = f.rowid
+          JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}`)
+          .pluck().get(match, ...where.params) as number;
       const ratio = bm25Idf(scopeRows, inScope) / bm25Idf(storeRows, inStore);
       if (Math.abs(ratio - 1) <= RATIO_TOLERANCE) continue;
       // FTS5 narrows a MATCH by a rowid range but not by a rowid list (measured): scan the range, keep the candidates.
-      const scores = this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
-        WHERE messages_fts MATCH ? AND rowid BETWEEN ${KEY_PARAM} AND ${KEY_PARAM}`).all(match, low, high) as ScoredKey[];
+      const scores = small
+        ? this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
+          WHERE messages_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`).all(match, candidateKeys) as ScoredKey[]
+        : this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
+          WHERE messages_fts MATCH ? AND rowid BETWEEN ${KEY_PARAM} AND ${KEY_PARAM}`).all(match, low, high) as ScoredKey[];
       terms.push({ ratio, scores });
     }
     return rescoreForScope(candidates, terms, limit);
