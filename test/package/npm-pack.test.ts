@@ -16,6 +16,13 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const SHARED_CACHE = join(ROOT, '.cache', 'models', 'glove-sg-100d.v1.bin');
+/** The framework adapters (subpath exports) and the package each one loads. */
+const ADAPTERS = [
+  { name: 'ai-sdk', framework: 'ai' },
+  { name: 'langchain', framework: '@langchain/core' },
+  { name: 'openai-agents', framework: '@openai/agents' },
+  { name: 'mastra', framework: '@mastra/core' },
+];
 
 /**
  * The package as a user gets it: `npm pack`, installed into an empty directory, run with npx,
@@ -66,7 +73,32 @@ describe('npm pack, installed into an empty directory', () => {
     for (const expected of ['dist/cli.js', 'dist/main.js', 'dist/client/index.js', 'dist/client/index.d.ts', 'web/dist/index.html', 'LICENSE', 'README.md']) {
       assert.ok(files.includes(expected), expected);
     }
+    for (const adapter of ADAPTERS) {
+      for (const file of [`dist/integrations/${adapter.name}/index.js`, `dist/integrations/${adapter.name}/index.d.ts`]) assert.ok(files.includes(file), file);
+    }
     assert.equal(files.filter((path) => path.startsWith('src/') || path.startsWith('test/') || path.endsWith('.test.js')).length, 0);
+  });
+
+  test('the adapter subpaths resolve into dist/, and memsvc/client loads without any framework installed', async () => {
+    // The frameworks are optional peers: installing memsvc installs none of them.
+    const script = `
+      const { createMemsvcClient } = await import('memsvc/client');
+      const adapters = {};
+      for (const name of ${JSON.stringify(ADAPTERS.map((adapter) => adapter.name))}) {
+        const error = await import('memsvc/' + name).then(() => null, (failure) => failure);
+        adapters[name] = { resolved: import.meta.resolve('memsvc/' + name), code: error?.code, message: error?.message };
+      }
+      console.log(JSON.stringify({ client: typeof createMemsvcClient, adapters }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env });
+    const { client, adapters } = JSON.parse(stdout) as { client: string; adapters: Record<string, { resolved: string; code?: string; message?: string }> };
+    assert.equal(client, 'function');
+    for (const { name, framework } of ADAPTERS) {
+      const adapter = adapters[name]!;
+      assert.ok(adapter.resolved.endsWith(`/node_modules/memsvc/dist/integrations/${name}/index.js`), adapter.resolved);
+      // Importing an adapter is what loads its framework: here, the missing peer.
+      assert.equal(adapter.code, 'ERR_MODULE_NOT_FOUND', JSON.stringify(adapter));
+      assert.ok(adapter.message?.includes(`'${framework}`), JSON.stringify(adapter));
+    }
   });
 
   test('npx memsvc --version, then npx memsvc start until /health is 200, with data in the platform dir', async () => {
