@@ -179,6 +179,7 @@ export async function buildController(options: ControllerOptions): Promise<Contr
     });
     const embeddings = new EmbeddingsService({
       queue: seen.embeddings, holder, clock, log, wakeWorker: () => worker.wake(), workerStatus: () => ({ ...worker.status() }),
+      tenant: !scope.admin,
     });
     const summaries = new SummariesService({
       conversations: seen.conversations, summaries: seen.summaries, language, clock, recordAccess: (id, at) => accesses.record(id, at),

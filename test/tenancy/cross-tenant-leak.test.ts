@@ -129,6 +129,11 @@ for (const target of [{ name: 'sqlite', open: null as null | (() => Promise<Post
         const stats = await service.api('GET', '/stats', undefined, as);
         assert.equal(stats.body.total_conversations, 4);
         assert.equal(stats.body.total_messages, 8);
+        assert.equal(stats.body.embeddings_count, 8);
+        const status = await service.api('GET', '/api/v1/embeddings/status', undefined, as);
+        assert.deepEqual([status.body.done, status.body.indexed, status.body.index_catch_up.indexed], [8, 8, 8],
+          'no count of the whole store');
+        assert.equal(status.body.worker.embeddedSinceStart, undefined);
         const bobs = await service.api('GET', `/api/v1/conversations/${seeded.ids.bob[0]}`, undefined, as);
         const missing = await service.api('GET', '/api/v1/conversations/00000000-0000-4000-8000-000000000000', undefined, as);
         assert.equal(bobs.status, 404);

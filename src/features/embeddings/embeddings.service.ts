@@ -20,6 +20,11 @@ export class EmbeddingsService {
       wakeWorker: () => void;
       workerStatus: () => Record<string, unknown>;
       log: Logger;
+      /**
+       * The queue is a tenant's view: its counts are the tenant's, and what only the whole store has (the index's
+       * size, its backlog, the worker's totals and errors) is not shown.
+       */
+      tenant?: boolean;
     },
   ) {}
 
@@ -49,6 +54,7 @@ export class EmbeddingsService {
       done: Math.max(0, this.rebuild.total - counts.pending - counts.failed),
       complete: counts.pending === 0,
     };
+    const tenant = this.deps.tenant === true;
     return {
       pending: counts.pending,
       done: counts.done,
@@ -56,13 +62,13 @@ export class EmbeddingsService {
       model: model?.model ?? null,
       dimension: model?.dimension ?? null,
       // Without a local index the database indexes every stored vector.
-      indexed: index ? index.size() : counts.done,
-      graph_backlog: index ? index.waiting() : 0,
+      indexed: index && !tenant ? index.size() : counts.done,
+      graph_backlog: index && !tenant ? index.waiting() : 0,
       searchable: counts.pending === 0 && !worker.indexing && !this.deps.holder.partial(),
-      index_catch_up: catchUp,
+      index_catch_up: tenant ? { ...catchUp, indexed: counts.done, added: 0 } : catchUp,
       model_mismatch: mismatch ? { recorded: mismatch.recorded.model, current: mismatch.current.model } : null,
       rebuild,
-      worker,
+      worker: tenant ? { running: worker['running'], lastSuccessAt: worker['lastSuccessAt'], indexing: worker['indexing'] } : worker,
     };
   }
 }
