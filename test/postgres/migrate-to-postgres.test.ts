@@ -19,6 +19,8 @@ for (const target of POSTGRES_TARGETS) {
     let pg: PostgresDatabase;
     let source: RunningService;
     const ids: string[] = [];
+    /** A scoped key and a tenant token made on SQLite: both must work on the copy. */
+    const credentials: string[] = [];
 
     before(async () => {
       [bridge, pg] = await Promise.all([new FakeBridge().start(), target.open()]);
@@ -34,6 +36,10 @@ for (const target of POSTGRES_TARGETS) {
         ids.push(created.body.id);
       }
       await waitFor(() => source.api('GET', '/api/v1/embeddings/status'), { what: 'all 14 source messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 14 });
+      const key = await source.api('POST', '/api/v1/keys', { name: 'moved', grants: [{ folder: '/projects/p1', access: 'read' }] });
+      const token = await source.api('POST', '/api/v1/keys/me/tokens', { grants: [{ folder: '/projects/p1', access: 'read' }] },
+        { authorization: `Bearer ${key.body.key}` });
+      credentials.push(key.body.key, token.body.token);
       assert.equal((await source.api('POST', '/api/v1/summarize', { conversation_id: ids[0], level: 'daily' })).status, 200);
       await source.stop({ keepData: true });
     });
@@ -71,6 +77,10 @@ for (const target of POSTGRES_TARGETS) {
         const keyword = await target.api('POST', '/api/v1/search/fts', { query: 'orchids AND friday' });
         assert.equal(keyword.body.total, 7);
         assert.equal(bridge.embedCalls - callsBefore, 1, 'only the query was embedded: stored vectors moved as they were');
+        for (const credential of credentials) {
+          const listed = await target.api('GET', '/api/v1/conversations', undefined, { authorization: `Bearer ${credential}` });
+          assert.deepEqual(listed.body.results?.map((c: { folder: string }) => c.folder), ['/projects/p1'], 'keys and tokens moved');
+        }
       } finally {
         await target.stop();
       }

@@ -72,6 +72,7 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
         throw new Error(`the target records vectors of ${recorded.model}; the source's are ${JSON.parse(model).model}`);
       }
     }
+    await copyKeys(sqlite, pool);
     const totalConversations = sqlite.prepare('SELECT count(*) FROM conversations').pluck().get() as number;
     const page = sqlite.prepare(`SELECT * FROM conversations WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?`);
     let after: [string, string] = ['', ''];
@@ -97,6 +98,29 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<CopyRe
   } finally {
     sqlite.close();
     await pool.end();
+  }
+}
+
+/**
+ * API keys (hashes only) and the token signing secret, so keys and unexpired tenant tokens keep working after the
+ * move. A key already there (the same id, or an active one with the name) is left as it is.
+ */
+async function copyKeys(sqlite: BetterSqlite3.Database, pool: ReturnType<typeof createPool>): Promise<void> {
+  const hasKeys = sqlite.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'api_keys'`).get() !== undefined;
+  if (hasKeys) {
+    const keys = sqlite.prepare('SELECT * FROM api_keys ORDER BY created_at, id').all() as Array<{
+      id: string; name: string; grants: string; admin: number; requests_per_second: number | null; burst: number | null;
+      secret_hash: string; created_at: string; last_used_at: string | null; revoked_at: string | null }>;
+    for (const key of keys) {
+      await pool.query(`INSERT INTO api_keys (id, name, grants, admin, requests_per_second, burst, secret_hash, created_at,
+          last_used_at, revoked_at) VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+      [key.id, key.name, key.grants, key.admin === 1, key.requests_per_second, key.burst, key.secret_hash, key.created_at,
+        key.last_used_at, key.revoked_at]);
+    }
+  }
+  const secret = sqlite.prepare(`SELECT value FROM service_state WHERE key = 'token_signing_secret'`).pluck().get() as string | undefined;
+  if (secret !== undefined) {
+    await pool.query(`INSERT INTO service_state (key, value) VALUES ('token_signing_secret', $1) ON CONFLICT (key) DO NOTHING`, [secret]);
   }
 }
 
