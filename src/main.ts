@@ -43,7 +43,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const logger = loggerOptions({ level: config.server.log_level, component: 'api', output });
   // The bridge requires the service's key; the one it supervises gets it here. It starts first, so that its own
   // start-up (modules, engine) runs beside the controller's (store, index, routes) rather than after it: healthy
-  // needs both (docs/performance.md, session 32).
+  // needs both (bench/NOTES.md, session 32).
   const bridge = config.bridge.start
     ? superviseBridge({ ...process.env, MEMSVC_API_KEY: apiKey.key }, pino(logger, logger.stream), { output })
     : null;

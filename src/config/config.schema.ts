@@ -156,7 +156,7 @@ export const ConfigSchema = Type.Object({
     /**
      * SQLite: an unfiltered semantic search takes depth x this (+ 16) candidates from the index, best first by the
      * graph's approximate scores, and re-ranks them exactly with the stored vectors (depth: 100 for a page of 10).
-     * More finds more of the exact ten and reads more stored vectors (docs/performance.md, session 30).
+     * More finds more of the exact ten and reads more stored vectors (bench/NOTES.md, session 30).
      */
     rerank_oversample: Type.Number({ default: 1, minimum: 1, maximum: 8 }),
     /** SQLite: M of one graph holding every vector (a small store's, or with index_partitions: 1). A saved graph keeps its own (docs/performance.md). */
@@ -187,7 +187,7 @@ export const ConfigSchema = Type.Object({
      * directions (learned from the first vectors) that keep this share of their energy; 0 = the full vectors. No
      * projection is made when it would keep more than half the dimensions. A saved index keeps what it learned.
      * At a million builtin-engine vectors 0.95 kept 192 of 768 dimensions: graphs of 386 rather than 935 MiB, inserts
-     * at 60% of the CPU, searches faster, at recall@10 0.958 rather than 0.962-0.968 (docs/performance.md, session 22).
+     * at 60% of the CPU, searches faster, at recall@10 0.958 rather than 0.962-0.968 (bench/NOTES.md, session 22).
      */
     index_projection_energy: Type.Number({ default: 0.95, minimum: 0, maximum: 1 }),
     /**

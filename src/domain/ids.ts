@@ -33,8 +33,8 @@ const clock = { msecs: Number.NEGATIVE_INFINITY, seq: 0 };
 /**
  * A message's id: a UUID of version 7, which begins with its creation time, so each new message's id goes at
  * the end of the stores' index of message ids rather than at a random place in it. With random ids every
- * message stored rewrote a different index page (26 KB written to storage a message, 100,000 stored by
- * scripts/store-rate-probe.ts; see docs/performance.md for the figure with these).
+ * message stored rewrote a different index page (26 KB written to storage a message, 100,000 stored through the
+ * SQLite store alone; see bench/NOTES.md, "Storing messages", for the figure with these).
  */
 export function newMessageId(): string {
   const random = randomBytes16();

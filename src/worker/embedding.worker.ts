@@ -38,7 +38,7 @@ export interface EmbeddingWorkerOptions {
  * Writes waiting that make the worker yield. A client storing at a steady pace has one or none waiting at a time; a
  * burst keeps its every connection waiting. On 2 cores the pipeline (the bridge's embedding, the index inserts, the
  * writer's completions) took half the acknowledged rate of a burst: 6,800 msgs/s with it against 13,000-15,000
- * without (concurrency 8, docs/performance.md, session 27).
+ * without (concurrency 8, bench/NOTES.md, session 27).
  */
 export const YIELD_WRITES_WAITING = 4;
 /**

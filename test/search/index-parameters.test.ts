@@ -123,7 +123,7 @@ describe('HNSW graph parameters', () => {
     );
     assert.equal(DEFAULT_HNSW_PARAMETERS.quantization, 'i8');
     // docs/configuration.md documents M 64 for one graph, 24 for a partition (it holds one region) and expansion_add 40
-    // (docs/performance.md, session 16).
+    // (bench/NOTES.md, session 16).
     assert.equal(DEFAULT_HNSW_PARAMETERS.connectivity, 64);
     assert.equal(DEFAULT_HNSW_PARAMETERS.partitionConnectivity, 24);
     assert.equal(DEFAULT_HNSW_PARAMETERS.expansionAdd, 40);

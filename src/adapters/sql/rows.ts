@@ -79,7 +79,7 @@ export type HitColumns = [
  * A hit from a row of HIT_COLUMNS. Rows are read as arrays because better-sqlite3 builds a row object a property at
  * a time: reading 1,260 hits (a context assembly's candidates at a million messages) as arrays mapped here took p50
  * 9.6-13.1 ms (median of ten passes 12.2) against 11.9-16.4 ms (15.2) as row objects mapped field by field
- * (`npx tsx scripts/hydrate-rows-probe.ts --data-dir <store> --passes 10`).
+ * (bench/NOTES.md, "Settled by probes since deleted").
  */
 export function hitFromColumns(row: HitColumns): MessageHit {
   return {

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
  * that bought nothing: if any write of a group throws, the whole group is rolled back and each write runs
  * again alone, in a transaction of its own. Storing 50,000 messages in groups of 8 conversations without the
  * savepoints: 158 rather than 222 µs of CPU and 12.3 rather than 15.5 KB written a message
- * (docs/performance.md, "Storing messages").
+ * (bench/NOTES.md, "Storing messages").
  *
  * So a caller that opens a transaction itself and catches an error from `work` must roll back on its own.
  */

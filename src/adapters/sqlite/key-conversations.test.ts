@@ -123,7 +123,7 @@ test('a stopped build leaves the map unused; few candidates and broad filters ge
   const map = new KeyConversations(db, () => false);
   await map.refresh();
   const keys = candidates();
-  // Same answers either way: what differs is the work (checked by the timings in docs/performance.md, not here).
+  // Same answers either way: what differs is the work (checked by the timings in bench/NOTES.md, session 30, not here).
   for (const [subset, share] of [[keys.slice(0, MAP_MIN_KEYS - 1), 0.1], [keys, 0.9]] as const) {
     assert.deepEqual(sorted(admittedThroughMap(statements, map, subset, { folder: '/sel/a' }, { selective: false, share })),
       sorted(admittedKeys(statements, subset, { folder: '/sel/a' })));

@@ -9,7 +9,7 @@ import { inKeys, keysParam, type StatementCache } from './sqlite-statements.js';
  * 167,000-message store). A `selective` filter (one known to admit a small share of the messages) reads
  * best as "the message's conversation is in this set", which SQLite builds once from the conversations'
  * indexes: 8.6 against 16.3 ms for 4,000 keys with a 1% folder filter at 1,070,000 messages
- * (scripts/filtered-split-probe.ts).
+ * (bench/NOTES.md, "Settled by probes since deleted").
  */
 export function admittedKeys(
   statements: StatementCache, keys: readonly number[], filter: SearchFilter, selective = false,

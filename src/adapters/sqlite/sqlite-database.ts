@@ -52,7 +52,7 @@ export function openSqliteConnection(file: string, options: Pick<SqliteOpenOptio
   db.pragma('cache_size = -65536');
   // Checkpoint when the WAL holds 10,000 pages (about 40 MB) rather than SQLite's 1,000: each checkpoint
   // fsyncs twice, and at 1,000 pages the writer ran one every few dozen commits during a bulk ingest.
-  // Storing 100,000 messages (scripts/store-rate-probe.ts): 8,499-8,630 rather than 7,404-7,528 msgs/s.
+  // Storing 100,000 messages (bench/NOTES.md): 8,499-8,630 rather than 7,404-7,528 msgs/s.
   db.pragma('wal_autocheckpoint = 10000');
   return db;
 }

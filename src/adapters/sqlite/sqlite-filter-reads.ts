@@ -47,7 +47,7 @@ export type FilterReadReply =
  * Starts the filter-read thread once a loaded index holds more vectors than an exact scan may read (`exactScanLimit`,
  * search.exact_max_candidates): a store that large answers its filtered searches with scans and samples that cost tens
  * of milliseconds, and until the thread has started (about 1.5 s under tsx) they run on the request thread, the last
- * one-time stall after a start that a profile of the scale bench showed (docs/performance.md, session 23). A smaller
+ * one-time stall after a start that a profile of the scale bench showed (bench/NOTES.md, session 23). A smaller
  * store starts it at its first semantic search (the re-rank reads through it too): its reads are cheap meanwhile.
  */
 export async function warmUpForLargeIndex(
@@ -87,7 +87,7 @@ export function filterReadsOn(db: Database, keyConversations?: KeyConversations)
  * - the re-rank of the index's candidates reads their stored vectors (216 for a context assembly's 200): done here,
  *   the request thread goes on with the question's full text meanwhile, and this connection's page cache keeps the
  *   vector pages that the request thread's other reads pushed out of its own. At 1,020,067 vectors, back to back
- *   (`npx tsx scripts/query-latency-probe.ts --store <dir>/scale`, 600 questions a mode): context assembly p50 33.0 → 30.8 ms, semantic p50 8.63 → 6.77 ms.
+ *   (600 questions a mode; bench/NOTES.md, session 24): context assembly p50 33.0 → 30.8 ms, semantic p50 8.63 → 6.77 ms.
  *
  * The thread starts on the first read, or once a large store's index has loaded (warmUpForLargeIndex), not with the
  * service: starting one more thread slowed the start-up of a 100,000-message store by ~1.5 s (under tsx).

@@ -168,7 +168,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       -- Merge segments 16 at a time rather than 4 (and only 64 rather than 16 force a merge in the writer):
       -- built from 1,000,000 messages, 72 rather than 92 µs of CPU a message, with no slower query
-      -- (scripts/fts-prefix-probe.ts --merge automerge=16,crisismerge=64).
+      -- (bench/NOTES.md, "Settled by probes since deleted").
       INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 16);
       INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 64);
       INSERT INTO messages_fts (rowid, content, context)
@@ -206,7 +206,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- New messages are counted as pending by the code that inserts them, one UPDATE a create, append or import
       -- (addPendingMessages in sqlite-embedding.queue.ts), not by a trigger a row: the trigger's sub-program took
-      -- about 13 of a message's 80-95 µs on the writer (scripts/writer-cost-probe.ts, five runs each, alternating).
+      -- about 13 of a message's 80-95 µs on the writer (five runs each, alternating; bench/NOTES.md).
       -- Deletes and state changes keep their triggers.
       DROP TRIGGER embedding_counts_insert;
     `,

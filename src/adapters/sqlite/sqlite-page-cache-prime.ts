@@ -12,7 +12,7 @@ const PRIME_AGAIN_AFTER_MS = 30_000;
  * Why: while a connection's cache grows, each page read into it takes a buffer SQLite has not used before (fresh
  * memory the process touches for the first time); once full, it reuses the least recent one. Reading 116 random
  * stored vectors at a million messages (all in the OS page cache) took p50 4.0 ms on a connection whose 64 MB cache
- * was still filling and 0.47 ms, for vectors never read before, once it was full (docs/performance.md, session 29). Filled at the start, the first questions after a start cost what later
+ * was still filling and 0.47 ms, for vectors never read before, once it was full (bench/NOTES.md, session 29). Filled at the start, the first questions after a start cost what later
  * ones do (a store growing from empty: see PageCachePrimer). Returns the rows read.
  */
 export async function primePageCache(db: Database, stopped: () => boolean): Promise<number> {

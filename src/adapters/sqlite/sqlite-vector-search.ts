@@ -10,7 +10,7 @@ import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 /**
  * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. At 1,070,000
  * vectors a 1% folder filter (10,200 vectors) took p50 68.4 ms exactly (recall 1.000) against 68.7 ms through
- * the graph (recall 0.967; `npx tsx scripts/exact-threshold-probe.ts --thresholds 4000,16000`). The scan, and the
+ * the graph (recall 0.967; bench/NOTES.md, "Settled by probes since deleted"). The scan, and the
  * re-rank of the graph's candidates, run on a thread of their own (sqlite-filter-reads.ts); the graph search on the
  * index thread.
  */
@@ -39,7 +39,7 @@ const MIN_RERANKED = 400;
  * At least this many when the survivors include a search among the regions holding the filter: found deep in their
  * graphs, far from the question, they are ordered less well by the graphs' scores. At a million messages, of a
  * topical folder's exact ten the survivors held 0.986, the best 400 by those scores 0.967 and the best 800 0.975; of a
- * three-topic folder's 0.961, 0.941 and 0.957 (docs/performance.md, session 34).
+ * three-topic folder's 0.961, 0.941 and 0.957 (bench/NOTES.md, session 34).
  */
 const MIN_RERANKED_WIDER = 800;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
@@ -139,7 +139,7 @@ export class SqliteVectorSearch implements VectorSearch {
  * topic (13%, 4 of 32 regions, 2,493 returned for 2,157 first-pass candidates, 87% the folder's) asked the 100 recall
  * questions: p50 26.4 → 17.5 ms in process, recall@10 0.957 → 0.966; a folder of three topics (37%, about 7,000
  * returned from a dozen regions) searched there alone took p50 22 → 40 ms, so it keeps the first pass
- * (docs/performance.md, session 34).
+ * (bench/NOTES.md, session 34).
  */
 export function isConcentrated(admitted: number, found: number, candidates: number): boolean {
   return found > 0 && admitted >= CONCENTRATED_SHARE * found && found <= CONCENTRATED_MAX_WIDTH * candidates;
@@ -150,7 +150,7 @@ const CONCENTRATED_MAX_WIDTH = 2;
 /**
  * Candidates an unfiltered search takes from the index and re-ranks exactly: `depth` x `oversample`, and 16 more.
  * At a million vectors, oversample 2 found 0.953 rather than 0.941 of the exact ten and cost p50 +1.8-2.2 ms over HTTP
- * (docs/performance.md, session 30): 1 by default.
+ * (bench/NOTES.md, session 30): 1 by default.
  */
 export function unfilteredCandidates(depth: number, size: number, oversample = 1): number {
   return Math.min(size, Math.ceil(depth * oversample) + 16);

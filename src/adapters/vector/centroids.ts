@@ -88,7 +88,7 @@ function normalizeRows(matrix: Float32Array, dimension: number): void {
  * search for a large cut of the centroids' similarity graph (each pair weighted by its positive cosine to the 4th
  * power, so the nearest pairs count most), from alternating colours; deterministic. Returns each centroid's thread.
  *
- * At a million vectors in 32 partitions (`npx tsx scripts/partition-search-probe.ts`-style timing of the service's
+ * At a million vectors in 32 partitions (bench/NOTES.md, session 28: a timing of the service's
  * six graph searches, 300 questions, one thread each): the slower thread's share p50 1.40 ms against 2.39 ms on one
  * thread, 1.65 ms with partitions split by parity and 1.23 ms for the best split of each search.
  */

@@ -22,7 +22,7 @@ export const SEED_VECTORS_PER_PARTITION = 512;
  * (M 64, expansion_add 40, 64 a call), every two-thread build had some (21 in 5 builds), no one-thread build had any;
  * on the exactness test's 400 small vectors, 62 of 100 two-thread builds had some and 9 of 300 lost one of a
  * question's exact top 10, against none with one thread. Recall@10 of the bench's questions at 16,384 vectors was
- * 0.981 with one thread and 0.977-0.988 with two (`scripts/graph-build-probe.ts --messages 16384 --threads N`), and
+ * 0.981 with one thread and 0.977-0.988 with two (bench/NOTES.md, session 17), and
  * the graph is the same on every build. A store spends its first 16,384 vectors here, so the insert time is small.
  */
 const SEEDING_ADD_THREADS = 1;
@@ -31,10 +31,9 @@ const SEEDING_ADD_THREADS = 1;
  * the same time. Two threads a graph left vectors that no search for themselves finds here as well (usearch issue
  * #735: a node is linked to before its lowest level has links of its own), and a partition's share of a slice (~64
  * vectors) is too small for a second thread to pay. Building the bench corpus's first 300,000 vectors in slices of
- * 2,048 (`npx tsx scripts/partition-insert-probe.ts --messages 300000 --slices 2048 --threads N --self 30000`, at
- * 1f804a3, when the probe's threads still reached partition graphs): one thread 9,663 vectors/s at 111 µs of CPU a
- * vector, every one of 30,000 vectors found by itself; two threads 9,474 vectors/s at 160 µs, 10 not found; recall@10
- * 0.964 both.
+ * 2,048 (bench/NOTES.md, session 29, at 1f804a3, when the probe's threads still reached partition graphs): one thread
+ * 9,663 vectors/s at 111 µs of CPU a vector, every one of 30,000 vectors found by itself; two threads 9,474 vectors/s
+ * at 160 µs, 10 not found; recall@10 0.964 both.
  */
 const PARTITION_ADD_THREADS = 1;
 
@@ -84,7 +83,7 @@ export function bestOf(found: ScoredKey[], depth: number): ScoredKey[] {
 }
 
 /**
- * The vector index as several HNSW graphs, one per region of the vector space (issue 16, docs/performance.md).
+ * The vector index as several HNSW graphs, one per region of the vector space (issue 16, bench/NOTES.md).
  * One graph over a million messages routes a short question into the wrong region for about one question in
  * ten, and no wider search recovers it; a search of the few graphs whose centroids are nearest the question
  * does, and a smaller graph costs a third of the CPU an insert.
@@ -538,22 +537,22 @@ const DUE_AFTER_SKIPS = 20;
  * partitions are asked for all of it, the others for what their search explores anyway (`explored`, the partition
  * expansion, at most k). The best ten sit mostly in the nearest two: on a 1,070,000-vector store, 6 of 32 partitions
  * asked for 116/116/64/64/64/64 found recall@10 0.972 against 0.973 with 116 from each, in 4.4-4.7 rather than
- * 5.5-6.1 ms of index time (p50); 116/64/64/64/64/64 gave 0.968 and 64 from each 0.953 (`npx tsx
- * scripts/partition-search-probe.ts --data-dir <store> --shares '116,116,64,64,64,64;...'`). On another machine and
- * store, 116/116/48/48/48/48 with 48 explored: 0.971 in 3.10 ms against 0.972 in 3.60 ms (session 19).
+ * 5.5-6.1 ms of index time (p50); 116/64/64/64/64/64 gave 0.968 and 64 from each 0.953 (bench/NOTES.md, session 18).
+ * On another machine and store, 116/116/48/48/48/48 with 48 explored: 0.971 in 3.10 ms against 0.972 in 3.60 ms
+ * (session 19).
  *
  * Graphs of projected vectors (projection.ts) lose some of the order within a region: `nearestWidening` asks the nearest
  * two for that many times k (the merge still keeps the best k). On a 1,070,068-vector store projected onto 192 of 768
  * dimensions, 232/232/48/48/48/48 found recall@10 0.958 against 0.950 for 116/116/..., in 2.8-2.9 rather than 2.0-2.4
- * ms of index time (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --shares ...`; session 22).
+ * ms of index time (bench/NOTES.md, session 22).
  *
  * A filtered search asks for thousands, of which the filter keeps a share. It probes FILTERED_EXTRA_PROBES more
  * partitions, and asks each a share of k that falls by SHARE_DECAY from one partition to the next, the shares adding
  * up to FILTERED_HEADROOM x k (never fewer than SHARE_FLOOR, never more than k): the nearest partitions hold most of
  * the best matches, and with a selective filter the few that pass are spread wider. On the 1,070,000-vector store of
- * session 20 (`npx tsx scripts/partition-search-probe.ts --data-dir <store> --folder <f> --fractions ...`), against
- * six partitions each asked for half of k: a 10% folder filter (2,115 candidates) recall@10 0.982 → 0.988 and index
- * p50 22.1 → 14.5 ms; a 1% filter (4,000) 0.963 → 0.976 and 35.6 → 23.2 ms.
+ * session 20 (bench/NOTES.md), against six partitions each asked for half of k: a 10% folder filter (2,115
+ * candidates) recall@10 0.982 → 0.988 and index p50 22.1 → 14.5 ms; a 1% filter (4,000) 0.963 → 0.976 and 35.6 →
+ * 23.2 ms.
  */
 export function partitionShares(
   k: number, probes: number, explored: number, partitions = Number.POSITIVE_INFINITY, nearestWidening = 1,
@@ -590,8 +589,8 @@ const FILTERED_HEADROOM = 1.44;
  * already probed, so the headroom goes into asking them deeper.
  * A topical folder (/research, 133,590 of 1,020,072 vectors, 4 partitions of 34,000-41,000 holding it) asked the 100
  * recall questions, most about other topics, in process (a scratch probe of SearchService.query): recall@10 0.942 at
- * 1.44, 0.957 at 2.88, 0.960 at 4.32; the whole search p50 23.4 → 26.5-27.2 ms at 2.88 (`npx tsx
- * scripts/semantic-split-probe.ts --data-dir <store> --folder /research --questions recall`, alternating).
+ * 1.44, 0.957 at 2.88, 0.960 at 4.32; the whole search p50 23.4 → 26.5-27.2 ms at 2.88 (alternating; bench/NOTES.md,
+ * session 34).
  */
 const HOLDING_HEADROOM = 2 * FILTERED_HEADROOM;
 /**

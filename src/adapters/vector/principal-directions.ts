@@ -76,7 +76,7 @@ export const OVERSAMPLING = 32;
  * Multiplications of the random start by the matrix. On the bench corpus's 768-dimension vectors, width 256, the
  * leading 192 directions held 0.9368 / 0.9427 / 0.9429 of a 16,384-vector sample's energy after 1 / 2 / 3 passes
  * (exact: 0.9430), their span held 0.949 / 0.994 / 0.999 of the exact directions', in 1.5 / 1.6 / 2.2 s rather than
- * 7.0 s (docs/performance.md, session 23).
+ * 7.0 s (bench/NOTES.md, session 23).
  */
 const POWER_PASSES = 2;
 
@@ -87,7 +87,7 @@ function times(matrix: SymmetricMatrix, rows: Float32Array): Float32Array {
 
 /**
  * The rows made orthonormal (modified Gram-Schmidt in doubles; a second pass over each row changed neither the
- * energy kept nor the projected recall, at 25% more time; docs/performance.md, session 23); a row that the rows
+ * energy kept nor the projected recall, at 25% more time; bench/NOTES.md, session 23); a row that the rows
  * before it already span is dropped, so a matrix of low rank gives fewer rows.
  */
 function orthonormalRows(rows: Float32Array, width: number): Float32Array {

@@ -6,7 +6,7 @@ import { rowProducts } from './row-products.js';
  * A linear map of vectors onto the directions that hold most of a sample's energy (principal components of the
  * uncentred sample: the graphs compare by cosine, which centring would change). The partition graphs hold projected
  * vectors, so their inserts and searches read and compare fewer numbers; the exact re-rank still uses the stored
- * full vectors, so the projection only has to keep each question's neighbourhood (docs/performance.md, session 22).
+ * full vectors, so the projection only has to keep each question's neighbourhood (bench/NOTES.md, session 22).
  */
 export interface Projection {
   /** Dimension of the vectors it takes. */
@@ -32,7 +32,7 @@ export interface ProjectionTarget {
 /**
  * The bench corpus's builtin-engine vectors hold 0.95 of their energy in about 180 of 768 directions; 192 kept
  * found recall@10 0.994 of the exact top ten among a flat search's 116 best (0.99 at 160), whether learned from
- * 4,096 or 16,384 vectors (docs/performance.md, session 22).
+ * 4,096 or 16,384 vectors (bench/NOTES.md, session 22).
  */
 export const DEFAULT_PROJECTION_TARGET: ProjectionTarget = { energyShare: 0.95, multiple: 32, largestShareOfDimensions: 0.5, sampleRows: 4096 };
 
@@ -85,7 +85,7 @@ export function subspaceWidths(dimension: number, largest: number, multiple: num
   const widths = [FIRST_SUBSPACE_WIDTH, Math.ceil(largest / multiple) * multiple + OVERSAMPLING].filter((width) => width < dimension);
   return [...new Set([...widths, dimension])];
 }
-/** 192 kept directions + 32 of margin + OVERSAMPLING (docs/performance.md, session 23). */
+/** 192 kept directions + 32 of margin + OVERSAMPLING (bench/NOTES.md, session 23). */
 const FIRST_SUBSPACE_WIDTH = 256;
 
 /** Each row of `matrix` projected: its products with the `to` directions, `to` floats a row (natively: rowProducts). */

@@ -29,10 +29,10 @@ const ROUTE_GRAPH = { connectivity: 16, expansionAdd: 64, expansionSearch: 64 } 
  * corpus's regions (two rare words from different topics, say) can have its nearest messages in a partition
  * whose centroid is far from it, and then no wider search of the near partitions finds them. The sample's
  * nearest entries to the question lie where those messages are, so their partitions are probed too. It lifts the
- * builds whose centroids route badly and leaves good ones as they were (session 31, docs/performance.md): the same
+ * builds whose centroids route badly and leaves good ones as they were (session 31, bench/NOTES.md): the same
  * graphs with and without it, recall@10 0.954 → 0.959 on a 1M scale-bench store, 0.959 → 0.974 on a 100K one,
- * 0.949 → 0.962 in a scratch probe's build, 0.958 → 0.959 and 0.961 → 0.961 in two builds of
- * `scripts/graph-partition-probe.ts --route-tops`; for 0.1-0.3 more partitions searched a question.
+ * 0.949 → 0.962 in a scratch probe's build, 0.958 → 0.959 and 0.961 → 0.961 in two builds of a graph-partition
+ * probe since deleted; for 0.1-0.3 more partitions searched a question.
  *
  * The sample is a hint, never an answer: an entry left behind by a crash (a removal not yet saved) only has a
  * partition searched. Saved beside the partitions. A store indexed before it existed starts with an empty sample;

@@ -23,7 +23,7 @@ import type { HnswParameters } from './usearch-vector.index.js';
  * for the graph's quality rather than speed; the seeding graph takes one (SEEDING_ADD_THREADS in
  * partitioned-vector-index.ts), and so do partition graphs (PARTITION_ADD_THREADS there). Built
  * from the bench corpus's first 300,000 messages in key order (clustered: a conversation's turns are near each
- * other; `npx tsx scripts/graph-build-probe.ts --messages 300000 --threads N --slice 32`, M 64, i8), recall@10
+ * other; M 64, i8, slices of 32; bench/NOTES.md, "Settled by probes since deleted"), recall@10
  * after the exact re-rank was 0.824 and 0.865 with one thread and 0.87-1.00 with two (mean 0.94 over thirteen
  * builds: concurrent inserts make a different graph each time), at the same CPU a vector. The loss is a few
  * questions whose neighbours the search never reaches (6-12 of 100), which a wider search (1,024) does not
@@ -35,9 +35,8 @@ const ADD_SLICE = 32 * ADD_THREADS;
 /**
  * Partitioned, a slice spreads over up to `partitions` graphs, one usearch add (with its own threads) each, so a
  * partition's share of a small slice costs more in thread start-ups and cold memory than in inserts. Building the
- * bench corpus's first 1,000,000 vectors (`npx tsx scripts/partition-insert-probe.ts --messages 1000000 --slices
- * 512,2048,8192`): 8,295, 13,009 and 14,550 vectors/s, 217, 141 and 123 µs of CPU a vector, recall@10
- * 0.962-0.964. Only a backlog fills a slice (FreshVectors.take gathers the pipeline's batches of 64). A slice goes
+ * bench corpus's first 1,000,000 vectors in slices of 512, 2,048 and 8,192 (bench/NOTES.md, session 19): 8,295,
+ * 13,009 and 14,550 vectors/s, 217, 141 and 123 µs of CPU a vector, recall@10 0.962-0.964. Only a backlog fills a slice (FreshVectors.take gathers the pipeline's batches of 64). A slice goes
  * in a partition at a time, answering searches between: 2,048 over 32 partitions is about 64 vectors a step on
  * average, a few milliseconds that a search may wait (the largest partition, a seventh of a million-vector index,
  * takes about 300).

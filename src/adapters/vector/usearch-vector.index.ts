@@ -67,7 +67,7 @@ export interface HnswParameters {
 }
 
 /**
- * Measured at 99,000 stored vectors with 100 questions (docs/performance.md, scripts/hnsw-params-probe.ts), 116
+ * Measured at 99,000 stored vectors with 100 questions (bench/NOTES.md, "HNSW graph parameters"), 116
  * candidates re-ranked exactly, one graph: M 64 / expansion_add 64 reached recall@10 0.985 against exact search at
  * 0.4 of the insert CPU of M 32 / 200 (0.978); M 16 / 64 gave 0.950. The seeding graph (up to 16,384 vectors)
  * needs M 64 too: at 12,000-16,384 vectors M 24 gave 0.958-0.974 over builds, M 64 0.989-1.000.
@@ -75,15 +75,15 @@ export interface HnswParameters {
  * bytes a vector and searches faster, at recall 0.994 rather than 0.986; the exact re-rank makes its coarser
  * scores harmless. That saving pays for expansion_search 384 rather than 128: on the scale bench's harder
  * questions at 170,000 vectors, recall 0.943 rather than 0.893.
- * Partitioned (session 16, `scripts/graph-partition-probe.ts --connectivity 16,24,32,64 [--expansion-add 40]`),
+ * Partitioned (bench/NOTES.md, session 16: partition graphs of M 16, 24, 32 and 64, expansion_add 40 and 64),
  * each graph holds one region, so a sparser one routes as well. At 1,000,000 vectors, 6 of 32 partitions:
  * - partition M 24 rather than 64: recall@10 0.979 against 0.978, search p50 6.3 against 7.6 ms, 935 against
  *   1,240 MiB (M 16: 0.977, 5.6 ms); every M gave 0.979-0.981 at 100,000.
  * - expansion_add 40 rather than 64 (at M 24): 158 rather than 269 µs of CPU an insert for recall@10 0.976
  *   rather than 0.979; 0.980 / 0.979 at 100,000.
- * - partition expansion 48 rather than 64 (384 / 6 probes before; session 19, `scripts/partition-search-probe.ts
- *   --shares`): the graphs' part of a search p50 3.10 rather than 3.60 ms at recall@10 0.971 rather than 0.972, on a
- *   1,070,000-vector store; 32 gave 2.65 ms at 0.969.
+ * - partition expansion 48 rather than 64 (384 / 6 probes before; bench/NOTES.md, session 19): the graphs' part of
+ *   a search p50 3.10 rather than 3.60 ms at recall@10 0.971 rather than 0.972, on a 1,070,000-vector store; 32 gave
+ *   2.65 ms at 0.969.
  */
 export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
   connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',

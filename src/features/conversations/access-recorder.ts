@@ -4,7 +4,7 @@ import type { Logger } from '../../ports/logger.js';
  * Records clients' reads of conversations (their last access, which pruning ranks by) without making a read
  * wait for the write. On SQLite that write goes through the writer thread, behind whatever it is committing:
  * during a bulk ingest at 100,000 messages, GET /conversations/:id took p50 / p95 / p99 4.5 / 18.0 / 34.4 ms
- * waiting for it, and 0.9 / 5.5 / 9.1 ms without (scale bench, docs/performance.md, session 19).
+ * waiting for it, and 0.9 / 5.5 / 9.1 ms without (scale bench, bench/NOTES.md, session 19).
  *
  * Accesses go out in rounds, one round at a time: a conversation read again while a round is being written
  * waits for the next, with its latest time only. So the stored time never goes back to an older read's (a

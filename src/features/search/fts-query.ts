@@ -2,8 +2,8 @@ import { naturalLanguageTerms } from '../../domain/full-text-query.js';
 
 /**
  * Tokenizer for the FTS5 table that indexes messages. Porter stemming
- * measurably beats plain unicode61 on conversational recall (see
- * scripts/locomo-retrieval-study.ts); diacritics are folded on both sides.
+ * measurably beats plain unicode61 on conversational recall (LoCoMo dev; see
+ * bench/NOTES.md, "Settled by probes since deleted"); diacritics are folded on both sides.
  */
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
@@ -19,7 +19,7 @@ export const FTS_CONTEXT_WEIGHT = 0.5;
  * in more than a tenth of the newest messages is common (FullTextOptions.commonShare), as a common-terms
  * cutoff does in other engines. BM25 gives it little weight anyway (idf 1.3 at 27% against 6.9 at 0.1%), yet
  * counting its matches and scoring a window of them was most of a hybrid search's time at 1,000,000 messages
- * (in-process p50 27.0 ms, 14.0 ms with this line; scripts/perf-probe.ts). Stores smaller than one query's scoring
+ * (in-process p50 27.0 ms, 14.0 ms with this line; bench/NOTES.md). Stores smaller than one query's scoring
  * window (10,000 matches) rank every word as before.
  */
 export const QUESTION_COMMON_SHARE = 0.1;

@@ -14,7 +14,10 @@ export interface FusionOptions {
   readonly limit?: number;
 }
 
-/** Chosen on the LoCoMo dev set by scripts/locomo-retrieval-study.ts. */
+/**
+ * Chosen on the LoCoMo dev set: a weighted sum with keyword 0.8 rather than RRF (k 60)
+ * (bench/NOTES.md, "Settled by probes since deleted").
+ */
 export const FUSION_METHOD: FusionMethod = 'weighted-sum';
 export const KEYWORD_WEIGHT = 0.8;
 export const RRF_K = 60;

@@ -4,7 +4,7 @@ import type { RankedHit } from './hybrid-fusion.js';
  * Share of each adjacent message's score added to a message. In conversations
  * the answer often sits in the reply right after the message that shares the
  * question's words ("What did you take away from it?" -> "It taught me ...").
- * Chosen on the LoCoMo dev set by scripts/locomo-retrieval-study.ts.
+ * Chosen on the LoCoMo dev set (bench/NOTES.md, "Settled by probes since deleted").
  */
 export const NEIGHBOUR_WEIGHT = 0.3;
 

@@ -6,7 +6,7 @@ import type { WordVectors } from './word-vector-cache.js';
  * What one word adds to a text's vector, worked out once per distinct word. Composing a text looked up its
  * frequency rank, stemmed it and hashed a feature string for its stem and each of its character n-grams at every
  * occurrence; words repeat, so the pipeline's embedder spent most of its time redoing that (49.9 rather than 21.5 µs
- * of CPU a text of the bench corpus, scripts/embedder-cost-probe.ts). The values are the ones the composer used to
+ * of CPU a text of the bench corpus; bench/NOTES.md, session 17). The values are the ones the composer used to
  * compute, so vectors stay bit for bit the same.
  */
 export interface WordFeatures {

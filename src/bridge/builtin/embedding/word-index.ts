@@ -4,7 +4,7 @@ import { FNV_OFFSET, fnvExtendRange } from './lexical-hashing.js';
  * The row of each word in a "\n"-joined word list, as an open-addressing hash table in typed arrays over that one
  * string. A Map of 341,479 words built a string and an entry for each: 30 MB of small objects, 340-390 ms to build on
  * an idle machine with 60-70 ms between turns of the event loop, and a controller that loaded its query embedder
- * under load refused writes while it collected them (docs/performance.md, session 32). This allocates three arrays.
+ * under load refused writes while it collected them (bench/NOTES.md, session 32). This allocates three arrays.
  */
 export class WordIndex {
   private constructor(
