@@ -1,5 +1,6 @@
 import { jsonSchema, tool, type JSONSchema7, type LanguageModelMiddleware, type Tool } from 'ai';
 import type { AssembleContextRequest, MemsvcClient } from '../../client/index.js';
+import { exchangeStore, MEMORY_CONTEXT_HEADING, type StoredMessage } from '../exchange-store.js';
 import { memoryToolSpecs, type ContextInput, type MemoryToolOptions, type MemoryToolSpec, type SearchInput, type StoreInput } from '../memory-tools.js';
 
 /**
@@ -16,7 +17,6 @@ type PromptMessage = Prompt[number];
 type GenerateResult = Awaited<ReturnType<Middleware['wrapGenerate']>>;
 type StreamResult = Awaited<ReturnType<Middleware['wrapStream']>>;
 type StreamPart = StreamResult['stream'] extends ReadableStream<infer Part> ? Part : never;
-type StoredMessage = { role: 'user' | 'assistant'; content: string };
 
 export interface MemsvcMemoryOptions {
   client: MemsvcClient;
@@ -37,9 +37,6 @@ export type MemsvcMemoryMiddleware = LanguageModelMiddleware & {
   readonly conversationId: string | undefined;
 };
 
-/** What heads the system message that carries the memory. */
-export const MEMORY_CONTEXT_HEADING = 'Relevant memory from earlier conversations:';
-const LABEL_CHARS = 80;
 
 /**
  * A middleware for `wrapLanguageModel({ model, middleware })`. Before each call it assembles context for
@@ -48,33 +45,17 @@ const LABEL_CHARS = 80;
  * text the model answered. The first exchange creates the conversation (label, folder); later ones are
  * appended to it. A streamed call stores once its stream has ended, before the stream closes.
  */
+export { MEMORY_CONTEXT_HEADING } from '../exchange-store.js';
+
 export function memsvcMemory(options: MemsvcMemoryOptions): MemsvcMemoryMiddleware {
   const { client } = options;
-  let conversationId = options.conversationId;
-  let creating: Promise<string> | undefined;
-
-  async function store(messages: StoredMessage[]): Promise<void> {
-    if (messages.length === 0) return;
-    if (conversationId === undefined && creating === undefined) {
-      creating = client.conversations.create({
-        label: options.label ?? labelFrom(messages),
-        ...(options.folder ? { folder: options.folder } : {}),
-        messages,
-      }).then((created) => (conversationId = created.id));
-      // A failed create leaves nothing behind: the next exchange tries again.
-      await creating.catch((error: unknown) => {
-        creating = undefined;
-        throw error;
-      });
-      return;
-    }
-    await client.conversations.append(conversationId ?? await creating!, messages);
-  }
+  const exchanges = exchangeStore(options);
+  const store = (messages: StoredMessage[]) => exchanges.store(messages);
 
   return {
     specificationVersion: 'v4',
     get conversationId() {
-      return conversationId;
+      return exchanges.conversationId;
     },
     async transformParams({ params }) {
       const query = lastUserText(params.prompt);
@@ -153,7 +134,3 @@ function withSystemMessage(prompt: Prompt, content: string): Prompt {
   return [...prompt.slice(0, index), { role: 'system', content }, ...prompt.slice(index)];
 }
 
-function labelFrom(messages: StoredMessage[]): string {
-  const first = (messages.find((message) => message.role === 'user') ?? messages[0]!).content.trim().split('\n')[0]!;
-  return first.length > LABEL_CHARS ? `${first.slice(0, LABEL_CHARS - 1)}…` : first;
-}

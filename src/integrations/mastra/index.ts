@@ -14,9 +14,9 @@
 import type { Processor, ProcessInputArgs, ProcessOutputResultArgs } from '@mastra/core/processors';
 import { createTool } from '@mastra/core/tools';
 import type { AssembleContextRequest, MemsvcClient } from '../../client/index.js';
+import { exchangeStore, MEMORY_CONTEXT_HEADING, type StoredMessage } from '../exchange-store.js';
 import { memoryToolSpecs, type MemoryToolOptions, type MemoryToolSpec } from '../memory-tools.js';
 
-type StoredMessage = { role: 'user' | 'assistant'; content: string };
 type MastraMessage = ProcessInputArgs['messages'][number];
 
 export interface MemsvcProcessorOptions {
@@ -38,12 +38,9 @@ export type MemsvcProcessor = Processor<'memsvc'> & Required<Pick<Processor<'mem
   readonly conversationId: string | undefined;
 };
 
-/** What heads the system message that carries the memory. */
-export const MEMORY_CONTEXT_HEADING = 'Relevant memory from earlier conversations:';
 /** The tag of that system message in the agent's MessageList. */
 export const MEMORY_SYSTEM_TAG = 'memsvc';
 const QUESTION_STATE = 'memsvcQuestion';
-const LABEL_CHARS = 80;
 
 /**
  * One processor for both `inputProcessors` and `outputProcessors` of an Agent. As an input processor it
@@ -52,34 +49,18 @@ const LABEL_CHARS = 80;
  * the conversation (label, folder); later ones are appended to it. A failed memsvc call throws the
  * client's MemsvcError, which the agent's generate or stream call reports.
  */
+export { MEMORY_CONTEXT_HEADING } from '../exchange-store.js';
+
 export function memsvcProcessor(options: MemsvcProcessorOptions): MemsvcProcessor {
   const { client } = options;
-  let conversationId = options.conversationId;
-  let creating: Promise<string> | undefined;
-
-  async function store(messages: StoredMessage[]): Promise<void> {
-    if (messages.length === 0) return;
-    if (conversationId === undefined && creating === undefined) {
-      creating = client.conversations.create({
-        label: options.label ?? labelFrom(messages[0]!.content),
-        ...(options.folder ? { folder: options.folder } : {}),
-        messages,
-      }).then((created) => (conversationId = created.id));
-      // A failed create leaves nothing behind: the next exchange tries again.
-      await creating.catch((error: unknown) => {
-        creating = undefined;
-        throw error;
-      });
-      return;
-    }
-    await client.conversations.append(conversationId ?? await creating!, messages);
-  }
+  const exchanges = exchangeStore(options);
+  const store = (messages: StoredMessage[]) => exchanges.store(messages);
 
   return {
     id: 'memsvc',
     name: 'memsvc memory',
     get conversationId() {
-      return conversationId;
+      return exchanges.conversationId;
     },
     async processInput({ messages, messageList, state }: ProcessInputArgs) {
       const question = textOf(messages.findLast((message) => message.role === 'user'));
@@ -133,7 +114,3 @@ function textOf(message: MastraMessage | undefined): string {
   return (parts.length > 0 ? parts.join('\n') : message.content.content ?? '').trim();
 }
 
-function labelFrom(text: string): string {
-  const first = text.trim().split('\n')[0]!;
-  return first.length > LABEL_CHARS ? `${first.slice(0, LABEL_CHARS - 1)}…` : first;
-}
