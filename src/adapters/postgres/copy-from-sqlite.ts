@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { SIGNING_SECRET_KEY } from '../sql/api-key-rows.js';
 import BetterSqlite3 from 'better-sqlite3';
 import { DATABASE_FILE } from '../sqlite/sqlite-storage.js';
 import { blobToVector } from '../sqlite/sqlite-embedding.queue.js';
@@ -118,9 +119,9 @@ async function copyKeys(sqlite: BetterSqlite3.Database, pool: ReturnType<typeof 
         key.last_used_at, key.revoked_at]);
     }
   }
-  const secret = sqlite.prepare(`SELECT value FROM service_state WHERE key = 'token_signing_secret'`).pluck().get() as string | undefined;
+  const secret = sqlite.prepare('SELECT value FROM service_state WHERE key = ?').pluck().get(SIGNING_SECRET_KEY) as string | undefined;
   if (secret !== undefined) {
-    await pool.query(`INSERT INTO service_state (key, value) VALUES ('token_signing_secret', $1) ON CONFLICT (key) DO NOTHING`, [secret]);
+    await pool.query('INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [SIGNING_SECRET_KEY, secret]);
   }
 }
 

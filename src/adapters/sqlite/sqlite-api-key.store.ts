@@ -1,22 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { ConflictError } from '../../domain/errors.js';
-import type { Grant } from '../../domain/scope.js';
 import type { ApiKeyStore, NewApiKey, StoredApiKey } from '../../ports/api-key-store.js';
+import { API_KEY_COLUMNS, SIGNING_SECRET_KEY, toApiKey, type ApiKeyRow } from '../sql/api-key-rows.js';
 
-interface KeyRow {
-  id: string;
-  name: string;
-  grants: string;
-  admin: number;
-  requests_per_second: number | null;
-  burst: number | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
-const COLUMNS = 'id, name, grants, admin, requests_per_second, burst, created_at, last_used_at, revoked_at';
-const SIGNING_SECRET = 'token_signing_secret';
 
 /** API keys in `api_keys` (migration 11); the token signing secret in service_state. Writes run on the writer thread. */
 export class SqliteApiKeyStore implements ApiKeyStore {
@@ -37,17 +24,17 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   }
 
   async list(): Promise<StoredApiKey[]> {
-    return (this.db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`).all() as KeyRow[]).map(toKey);
+    return (this.db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`).all() as ApiKeyRow[]).map(toApiKey);
   }
 
   async get(id: string): Promise<StoredApiKey | null> {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`).get(id) as KeyRow | undefined;
-    return row ? toKey(row) : null;
+    const row = this.db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = ?`).get(id) as ApiKeyRow | undefined;
+    return row ? toApiKey(row) : null;
   }
 
   async findBySecretHash(secretHash: string): Promise<StoredApiKey | null> {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = ?`).get(secretHash) as KeyRow | undefined;
-    return row ? toKey(row) : null;
+    const row = this.db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE secret_hash = ?`).get(secretHash) as ApiKeyRow | undefined;
+    return row ? toApiKey(row) : null;
   }
 
   async revoke(id: string, at: string): Promise<boolean> {
@@ -60,21 +47,7 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   }
 
   async signingSecret(candidate: string): Promise<string> {
-    this.db.prepare('INSERT OR IGNORE INTO service_state (key, value) VALUES (?, ?)').run(SIGNING_SECRET, candidate);
-    return this.db.prepare('SELECT value FROM service_state WHERE key = ?').pluck().get(SIGNING_SECRET) as string;
+    this.db.prepare('INSERT OR IGNORE INTO service_state (key, value) VALUES (?, ?)').run(SIGNING_SECRET_KEY, candidate);
+    return this.db.prepare('SELECT value FROM service_state WHERE key = ?').pluck().get(SIGNING_SECRET_KEY) as string;
   }
-}
-
-function toKey(row: KeyRow): StoredApiKey {
-  return {
-    id: row.id,
-    name: row.name,
-    grants: JSON.parse(row.grants) as Grant[],
-    admin: row.admin === 1,
-    rateLimit: row.requests_per_second === null || row.burst === null ? null
-      : { requestsPerSecond: row.requests_per_second, burst: row.burst },
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-  };
 }
