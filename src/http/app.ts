@@ -11,7 +11,7 @@ import { describeJsonBoundsIssue, findJsonBoundsIssue } from '../domain/json-bou
 import { createKeyVerifier, presentedKey } from './auth.js';
 import underPressure from '@fastify/under-pressure';
 import { isExpensive, registerAdmissionControl } from './admission-control.js';
-import { registerErrorHandling } from './error-handler.js';
+import { answerFrameworkError, MAX_PATH_SEGMENT_CHARS, registerErrorHandling } from './error-handler.js';
 import { answerClientError } from './client-error.js';
 import { registerHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { Redis } from 'ioredis';
@@ -82,6 +82,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     connectionTimeout: config.server.connection_timeout_ms,
     // Requests the parser refuses get an answer every client can frame, HEAD included (see client-error.ts).
     clientErrorHandler: answerClientError,
+    maxParamLength: MAX_PATH_SEGMENT_CHARS,
+    frameworkErrors: answerFrameworkError as never,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('schemaCompilation', compilation);

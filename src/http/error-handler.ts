@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/errors.js';
 import { INTERNAL_ERROR, toWireError, type WireError } from './error-mapping.js';
 
@@ -8,6 +8,21 @@ export interface ValidationIssue {
   message?: string;
   params: Record<string, unknown>;
 }
+
+/**
+ * What the router refuses before any route runs (a path segment over the router's length limit, a URL it cannot
+ * decode), answered in the same envelope as everything else (Fastify's own answer had its own shape).
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply.code(tooLong ? 414 : 400).type('application/json').send({
+    error: tooLong ? `A path segment is longer than ${MAX_PATH_SEGMENT_CHARS} characters` : 'The URL is not valid',
+    code: ErrorCode.VALIDATION_ERROR,
+  });
+}
+
+/** The router's limit on one path parameter (Fastify's maxParamLength); ids are far shorter. */
+export const MAX_PATH_SEGMENT_CHARS = 100;
 
 /** Turns every failure into `{"error", "code"}`; unknown errors become a logged 500 that reveals nothing. */
 export function registerErrorHandling(app: FastifyInstance): void {

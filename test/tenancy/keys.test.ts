@@ -67,6 +67,23 @@ describe('API keys and tenant tokens', () => {
       assert.equal(answer.status, status, `${JSON.stringify(body).slice(0, 120)}: ${answer.text}`);
       assert.equal(typeof answer.body.error, 'string');
     }
+    const minter = (await service.api('POST', '/api/v1/keys', { name: 'bad-minter', grants: [{ folder: '/m', access: 'write' }] })).body;
+    const mints: Array<[unknown, number]> = [
+      [{ grants: [] }, 400],
+      [{ grants: [{ folder: 'no-slash', access: 'read' }] }, 400],
+      [{ grants: [{ folder: '/m/../x', access: 'read' }] }, 400],
+      [{ grants: [{ folder: '/m', access: 'read' }], expires_in: 0 }, 400],
+      [{ grants: [{ folder: '/m', access: 'read' }], surprise: true }, 400],
+      [{ grants: Array.from({ length: 10_000 }, () => ({ folder: '/m', access: 'read' })) }, 400],
+    ];
+    for (const [body, status] of mints) {
+      const answer = await service.api('POST', '/api/v1/keys/me/tokens', body, as(minter.key));
+      assert.equal(answer.status, status, `mint ${JSON.stringify(body).slice(0, 120)}: ${answer.text}`);
+      assert.equal(typeof answer.body.error, 'string');
+    }
+    const long = await service.api('DELETE', `/api/v1/keys/${'k'.repeat(101)}`);
+    assert.deepEqual([long.status, long.body.code], [414, 'VALIDATION_ERROR'], 'an id longer than the router takes, in the envelope');
+    assert.equal((await service.api('DELETE', `/api/v1/keys/${'k'.repeat(100)}`)).status, 404);
     const first = await service.api('POST', '/api/v1/keys', { name: 'twin', grants: [{ folder: '/twin', access: 'read' }] });
     assert.equal(first.status, 201);
     const second = await service.api('POST', '/api/v1/keys', { name: 'twin', grants: [{ folder: '/twin', access: 'read' }] });
@@ -143,6 +160,19 @@ describe('API keys and tenant tokens', () => {
     assert.equal((await service.api('GET', '/api/v1/keys/me')).status, 200, 'the admin key has a bucket of its own');
     const listed = (await service.api('GET', '/api/v1/keys')).body.keys.find((key: any) => key.id === slow.id);
     assert.deepEqual([listed.requests_per_second, listed.burst], [0.1, 1]);
+  });
+
+  test('with metrics.require_key, /metrics takes the admin key only: a scoped key gets 403', async () => {
+    const guarded = await startService({ overrides: { metrics: { require_key: true } } });
+    try {
+      const key = (await guarded.api('POST', '/api/v1/keys', { name: 'scraper', grants: [{ folder: '/s', access: 'read' }] })).body;
+      const refused = await guarded.api('GET', '/metrics', undefined, as(key.key));
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.code, 'FORBIDDEN');
+      assert.equal((await guarded.api('GET', '/metrics')).status, 200);
+    } finally {
+      await guarded.stop();
+    }
   });
 
   test('the admin key mints tokens too; audit lines name key ids, and no secret reaches the log', async () => {
