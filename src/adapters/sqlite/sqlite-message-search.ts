@@ -190,14 +190,16 @@ export class SqliteMessageSearch implements MessageSearchReader {
     // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
     const depth = terms ? limit * SCOPED_CANDIDATES_FACTOR : limit;
     let candidates: ScoredKey[];
-    if (filtered && this.scopeSize(filter).scopeRows <= this.smallScopeRows) candidates = this.rankedInScope(expression, filter, bm25, depth);
+    // A small scope's keys, read once for the ranking and the rescoring (JSON, for json_each).
+    const scopeKeys = filtered && this.scopeSize(filter).scopeRows <= this.smallScopeRows ? JSON.stringify(this.scopeKeys(filter)) : null;
+    if (scopeKeys !== null) candidates = this.rankedInScope(expression, scopeKeys, bm25, depth);
     else if (boundary === undefined) candidates = rankedFrom(0, depth);
     else {
       const bounded = rankedFrom(boundary, depth);
       // A filter may leave too few of those: then the whole match set is scored after all.
       candidates = bounded.length >= depth ? bounded : rankedFrom(0, depth);
     }
-    return terms ? this.rescoreForScope(terms.map((term) => column(`"${term}"`)), filter, candidates, bm25, limit) : candidates;
+    return terms ? this.rescoreForScope(terms.map((term) => column(`"${term}"`)), filter, scopeKeys, candidates, bm25, limit) : candidates;
   }
 
   /**
@@ -205,12 +207,11 @@ export class SqliteMessageSearch implements MessageSearchReader {
    * the admitted ones. `+rowid` keeps the keys a filter on the walk: as a constraint on the full-text table's rowid,
    * SQLite would look each key up in the index, re-reading the query's terms every time (seconds).
    */
-  private rankedInScope(expression: string, filter: SearchFilter, bm25: string, limit: number): ScoredKey[] {
-    const keys = this.scopeKeys(filter);
-    if (keys.length === 0) return [];
+  private rankedInScope(expression: string, keys: string, bm25: string, limit: number): ScoredKey[] {
+    if (keys === '[]') return [];
     return this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
       WHERE messages_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
-      ORDER BY score DESC, rowid LIMIT ?`).all(expression, JSON.stringify(keys), limit) as ScoredKey[];
+      ORDER BY score DESC, rowid LIMIT ?`).all(expression, keys, limit) as ScoredKey[];
   }
 
   /** The keys of a small scope's messages, read from the conversations' index. */
@@ -252,7 +253,8 @@ export class SqliteMessageSearch implements MessageSearchReader {
   }
 
   /** The candidates re-ranked with each term's idf taken over the messages the filter admits (scoped-term-statistics.ts). */
-  private rescoreForScope(termMatches: readonly string[], filter: SearchFilter, candidates: readonly ScoredKey[], bm25: string, limit: number):
+  private rescoreForScope(termMatches: readonly string[], filter: SearchFilter, scopeKeys: string | null,
+    candidates: readonly ScoredKey[], bm25: string, limit: number):
     ScoredKey[] {
     if (candidates.length === 0) return [];
     const where = searchFilterWhere(filter);
@@ -261,22 +263,20 @@ export class SqliteMessageSearch implements MessageSearchReader {
     const [low, high] = [Math.min(...keys), Math.max(...keys)];
     // A small scope's keys and the candidates' are checked as each term's matches are walked (+rowid: a filter, not
     // a lookup per key); a large scope is joined, and its candidates' scores read over their key range.
-    const small = scopeRows <= this.smallScopeRows;
-    const scope = small ? JSON.stringify(this.scopeKeys(filter)) : null;
     const candidateKeys = JSON.stringify(keys);
     const terms: TermEvidence[] = [];
     for (const match of termMatches) {
       const inStore = this.statements.get('SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?').pluck().get(match) as number;
-      const inScope = scope !== null
+      const inScope = scopeKeys !== null
         ? this.statements.get(`SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?
-          AND +rowid IN (SELECT value FROM json_each(?))`).pluck().get(match, scope) as number
+          AND +rowid IN (SELECT value FROM json_each(?))`).pluck().get(match, scopeKeys) as number
         : this.statements.get(`SELECT count(*) FROM messages_fts f JOIN messages m ON m.seq = f.rowid
           JOIN conversations c ON c.id = m.conversation_id WHERE messages_fts MATCH ? AND ${where.sql}`)
           .pluck().get(match, ...where.params) as number;
       const ratio = bm25Idf(scopeRows, inScope) / bm25Idf(storeRows, inStore);
       if (Math.abs(ratio - 1) <= RATIO_TOLERANCE) continue;
       // FTS5 narrows a MATCH by a rowid range but not by a rowid list (measured): scan the range, keep the candidates.
-      const scores = small
+      const scores = scopeKeys !== null
         ? this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
           WHERE messages_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`).all(match, candidateKeys) as ScoredKey[]
         : this.statements.get(`SELECT rowid AS key, -${bm25} AS score FROM messages_fts
