@@ -9,11 +9,15 @@ const MAX_SCOPES = 256;
  */
 export class ScopedServices<T> {
   private readonly built = new Map<string, T>();
+  /** The same scope object again (a key's principal is kept a while): no fingerprint to compute. */
+  private readonly byScope = new WeakMap<Scope, T>();
 
   constructor(private readonly build: (scope: Scope) => T, readonly admin: T) {}
 
   for(scope: Scope): T {
     if (scope.admin) return this.admin;
+    const known = this.byScope.get(scope);
+    if (known) return known;
     const key = scopeFingerprint(scope);
     let services = this.built.get(key);
     if (services) {
@@ -24,6 +28,7 @@ export class ScopedServices<T> {
       if (this.built.size >= MAX_SCOPES) this.built.delete(this.built.keys().next().value!);
     }
     this.built.set(key, services);
+    this.byScope.set(scope, services);
     return services;
   }
 }

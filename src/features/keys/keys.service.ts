@@ -27,6 +27,12 @@ export interface KeysServiceDeps {
   folderLimits: FolderLimits;
 }
 
+interface CachedKey {
+  key: StoredApiKey | null;
+  principal: Principal | null;
+  at: number;
+}
+
 export interface NewKeyRequest {
   name: string;
   grants: readonly Grant[];
@@ -37,8 +43,8 @@ export interface NewKeyRequest {
 /** Admin-made API keys, their grants, and the short-lived tenant tokens a key mints for narrower callers. */
 export class KeysService {
   private readonly adminSecret: Buffer;
-  private readonly byHash = new Map<string, { key: StoredApiKey | null; at: number }>();
-  private readonly byId = new Map<string, { key: StoredApiKey | null; at: number }>();
+  private readonly byHash = new Map<string, CachedKey>();
+  private readonly byId = new Map<string, CachedKey>();
   private readonly usesRecorded = new Map<string, number>();
   private signingSecret: Promise<string> | null = null;
 
@@ -102,13 +108,13 @@ export class KeysService {
     const hash = hashSecret(presented);
     if (timingSafeEqual(Buffer.from(hash, 'hex'), this.adminSecret)) return adminPrincipal();
     if (looksLikeToken(presented)) return this.tokenPrincipal(presented);
-    const key = await this.cached(this.byHash, hash, () => this.deps.store.findBySecretHash(hash));
+    const { key, principal } = await this.cached(this.byHash, hash, () => this.deps.store.findBySecretHash(hash));
     if (!key || key.revokedAt !== null) {
       // The claimed id is safe to log (never the secret): it tells an operator which revoked key is still in use.
       throw new UnauthorizedError(key ? 'This API key was revoked' : 'Invalid or missing API key');
     }
     this.recordUse(key.id);
-    return keyPrincipal(key);
+    return principal!;
   }
 
   /** The id a failed secret claimed, for the request log. */
@@ -124,9 +130,9 @@ export class KeysService {
     if (parentKeyId === ADMIN_KEY_ID) {
       parent = adminPrincipal();
     } else {
-      const key = await this.cached(this.byId, parentKeyId, () => this.deps.store.get(parentKeyId));
+      const { key, principal } = await this.cached(this.byId, parentKeyId, () => this.deps.store.get(parentKeyId));
       if (!key || key.revokedAt !== null) throw new UnauthorizedError('The token\'s key was revoked');
-      parent = keyPrincipal(key);
+      parent = principal!;
     }
     // Checked again at each use: a token never outgrows its key, even one whose grants were narrowed since.
     if (!isSubScope(grants, parent.scope)) throw new UnauthorizedError('Invalid token');
@@ -153,15 +159,16 @@ export class KeysService {
     return this.signingSecret;
   }
 
-  private async cached(cache: Map<string, { key: StoredApiKey | null; at: number }>, id: string,
-    load: () => Promise<StoredApiKey | null>): Promise<StoredApiKey | null> {
+  /** The key and its principal, kept KEY_CACHE_MS: a request reuses both (and so the scope's built services). */
+  private async cached(cache: Map<string, CachedKey>, id: string, load: () => Promise<StoredApiKey | null>): Promise<CachedKey> {
     const now = Date.now();
     const hit = cache.get(id);
-    if (hit && now - hit.at < KEY_CACHE_MS) return hit.key;
+    if (hit && now - hit.at < KEY_CACHE_MS) return hit;
     const key = await load();
     if (cache.size >= KEY_CACHE_ENTRIES) cache.clear();
-    cache.set(id, { key, at: now });
-    return key;
+    const entry = { key, principal: key ? keyPrincipal(key) : null, at: now };
+    cache.set(id, entry);
+    return entry;
   }
 
   private recordUse(id: string): void {
