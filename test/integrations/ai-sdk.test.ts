@@ -5,7 +5,8 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { createMemsvcClient, MemsvcAuthError, MemsvcForbiddenError, MemsvcUnavailableError, type MemsvcClient } from '../../src/client/index.js';
 import { MEMORY_CONTEXT_HEADING, memsvcMemory, memsvcTools } from '../../src/integrations/ai-sdk/index.js';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { type RunningService, startService } from '../helpers/service-harness.js';
+import type { RunningService } from '../helpers/service-harness.js';
+import { startSeededMemsvc } from './seeded-memsvc.js';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -36,12 +37,7 @@ describe('memsvc/ai-sdk against a real memsvc', () => {
   let server: RunningService;
   let client: MemsvcClient;
   before(async () => {
-    server = await startService();
-    client = createMemsvcClient({ baseUrl: server.baseUrl, apiKey: server.apiKey });
-    await client.conversations.create({
-      label: 'staging access', folder: '/ops',
-      messages: [{ role: 'user', content: 'The staging deploy needs the VPN profile called kestrel' }],
-    });
+    ({ server, client } = await startSeededMemsvc());
   });
   after(() => server.stop());
 

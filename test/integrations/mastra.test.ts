@@ -5,7 +5,8 @@ import { MastraError } from '@mastra/core/error';
 import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
 import { createMemsvcClient, type MemsvcClient } from '../../src/client/index.js';
 import { MEMORY_CONTEXT_HEADING, memsvcProcessor, memsvcTools } from '../../src/integrations/mastra/index.js';
-import { type RunningService, startService } from '../helpers/service-harness.js';
+import type { RunningService } from '../helpers/service-harness.js';
+import { startSeededMemsvc, storedMessages } from './seeded-memsvc.js';
 
 type LanguageModelV2StreamPart = Awaited<ReturnType<MastraLanguageModelV2Mock['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 type Turn = {
@@ -53,20 +54,11 @@ describe('memsvc/mastra against a real memsvc', () => {
   let server: RunningService;
   let client: MemsvcClient;
   before(async () => {
-    server = await startService();
-    client = createMemsvcClient({ baseUrl: server.baseUrl, apiKey: server.apiKey });
-    await client.conversations.create({
-      label: 'staging access', folder: '/ops',
-      messages: [{ role: 'user', content: 'The staging deploy needs the VPN profile called kestrel' }],
-    });
+    ({ server, client } = await startSeededMemsvc());
   });
   after(() => server.stop());
 
-  const stored = async (conversationId: string) => {
-    const messages: Array<[string, string]> = [];
-    for await (const message of client.conversations.messages(conversationId)) messages.push([message.role, message.content]);
-    return messages;
-  };
+  const stored = (conversationId: string) => storedMessages(client, conversationId);
 
   test('the processor adds the memory to the prompt and stores each exchange, generated or streamed', async () => {
     const model = scripted(answer('Use the kestrel profile.'));

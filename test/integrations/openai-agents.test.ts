@@ -6,7 +6,8 @@ import {
 } from '@openai/agents';
 import { createMemsvcClient, MemsvcNotFoundError, type MemsvcClient } from '../../src/client/index.js';
 import { MemsvcSession, memsvcTools } from '../../src/integrations/openai-agents/index.js';
-import { type RunningService, startService } from '../helpers/service-harness.js';
+import type { RunningService } from '../helpers/service-harness.js';
+import { startSeededMemsvc, storedMessages } from './seeded-memsvc.js';
 
 /**
  * The SDK has no offline model, so this is one implementing its Model interface: it asks for
@@ -46,20 +47,11 @@ describe('memsvc/openai-agents against a real memsvc', () => {
   let client: MemsvcClient;
   before(async () => {
     setTracingDisabled(true);
-    server = await startService();
-    client = createMemsvcClient({ baseUrl: server.baseUrl, apiKey: server.apiKey });
-    await client.conversations.create({
-      label: 'staging access', folder: '/ops',
-      messages: [{ role: 'user', content: 'The staging deploy needs the VPN profile called kestrel' }],
-    });
+    ({ server, client } = await startSeededMemsvc());
   });
   after(() => server.stop());
 
-  const stored = async (conversationId: string) => {
-    const messages: Array<[string, string]> = [];
-    for await (const message of client.conversations.messages(conversationId)) messages.push([message.role, message.content]);
-    return messages;
-  };
+  const stored = (conversationId: string) => storedMessages(client, conversationId);
 
   test('an agent calls memory_search and answers from it; the session keeps every item in a memsvc conversation', async () => {
     const model = new MemoryReadingModel();
