@@ -22,15 +22,9 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
     rerankOversample: config.search.rerank_oversample,
     indexParameters: {
       connectivity: config.search.index_connectivity,
-      partitionConnectivity: config.search.index_partition_connectivity,
       expansionAdd: config.search.index_expansion_add,
       expansionSearch: config.search.index_expansion_search,
-      partitionExpansion: config.search.index_partition_expansion,
       quantization: config.search.index_quantization,
-      partitions: config.search.index_partitions,
-      probes: config.search.index_probes,
-      projectionEnergy: config.search.index_projection_energy,
-      searchThreads: config.search.index_search_threads,
     },
   });
 }

@@ -27,15 +27,14 @@ describe('loadConfig', () => {
   });
 
   it('a fraction for a whole-number setting is refused, from the environment or the file, not rounded down', async () => {
-    assert.throws(() => loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROBES: '1.5' } }), /search\.index_probes: must be integer/);
+    assert.throws(() => loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '16.5' } }), /search\.index_connectivity: must be integer/);
     const file = await yamlFile('fraction.yaml', 'rate_limit:\n  burst_size: 2.5\n');
     assert.throws(() => loadConfig({ file, env: {} }), /rate_limit\.burst_size: must be integer/);
     // Numbers that convert as written still do.
     const config = loadConfig({ file: '/nonexistent.yaml', env: {
-      MEMSVC_PORT: '08081', MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '0.5', MEMSVC_SEARCH_RERANK_OVERSAMPLE: '1.5',
+      MEMSVC_PORT: '08081', MEMSVC_SEARCH_RERANK_OVERSAMPLE: '1.5',
     } });
     assert.equal(config.server.port, 8081);
-    assert.equal(config.search.index_projection_energy, 0.5);
     assert.equal(config.search.rerank_oversample, 1.5, 'a setting that is not a whole number takes a fraction');
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: {} }).search.rerank_oversample, 1, 'by default 1');
   });
@@ -179,15 +178,9 @@ describe('loadConfig', () => {
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_RATE_LIMIT_STORE: 'memcached' } }, /rate_limit\.store/);
     // The limits the settings added with the index, search signals, recovery probe and health cache carry.
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '1' } }, /search\.index_connectivity/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '1' } }, /search\.index_partition_connectivity/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_CONNECTIVITY: '257' } }, /search\.index_partition_connectivity/);
+    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_CONNECTIVITY: '257' } }, /search\.index_connectivity/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_ADD: '0' } }, /search\.index_expansion_add/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_EXPANSION_SEARCH: '5000' } }, /search\.index_expansion_search/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_EXPANSION: '0' } }, /search\.index_partition_expansion/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PARTITION_EXPANSION: '5000' } }, /search\.index_partition_expansion/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '1.5' } }, /search\.index_projection_energy/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: '-0.1' } }, /search\.index_projection_energy/);
-    rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_INDEX_PROJECTION_ENERGY: 'most' } }, /search\.index_projection_energy/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_TIME_WEIGHT: '-1' } }, /search\.time_weight/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_RERANK_OVERSAMPLE: '0.5' } }, /search\.rerank_oversample/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_SEARCH_RERANK_OVERSAMPLE: '9' } }, /search\.rerank_oversample/);

@@ -159,43 +159,17 @@ export const ConfigSchema = Type.Object({
      * More finds more of the exact ten and reads more stored vectors (bench/NOTES.md, session 30).
      */
     rerank_oversample: Type.Number({ default: 1, minimum: 1, maximum: 8 }),
-    /** SQLite: M of one graph holding every vector (a small store's, or with index_partitions: 1). A saved graph keeps its own (docs/performance.md). */
-    index_connectivity: Type.Integer({ default: 64, minimum: 2, maximum: 256 }),
-    /** SQLite: M of each partition graph (one region of the vectors). A saved graph keeps its own. */
-    index_partition_connectivity: Type.Integer({ default: 24, minimum: 2, maximum: 256 }),
-    /** SQLite: candidates explored per insert (most of the indexing cost). Not saved with a graph: existing graphs take it for their next inserts. */
-    index_expansion_add: Type.Integer({ default: 40, minimum: 1, maximum: 4096 }),
+    /**
+     * SQLite: M of the HNSW graph holding every vector. A saved graph keeps its own; a rebuilt one takes this
+     * (docs/performance.md).
+     */
+    index_connectivity: Type.Integer({ default: 16, minimum: 2, maximum: 256 }),
+    /** SQLite: candidates explored per insert: the graph's quality, and most of the indexing cost. Not saved with a graph. */
+    index_expansion_add: Type.Integer({ default: 128, minimum: 1, maximum: 4096 }),
     /** SQLite: candidates explored per search (at least the candidates a search asks for). */
     index_expansion_search: Type.Integer({ default: 384, minimum: 1, maximum: 4096 }),
     /** SQLite: how the graph stores vectors (i8 or f16); the stored f32 vectors re-rank either exactly. A saved graph keeps its own. */
     index_quantization: Type.Union([Type.Literal('i8'), Type.Literal('f16')], { default: 'i8' }),
-    /** SQLite: graphs the index splits into, by region, once it holds 512 vectors per graph; 1 = one graph. A saved index keeps its own. */
-    index_partitions: Type.Integer({ default: 32, minimum: 1, maximum: 1024 }),
-    /**
-     * SQLite: candidates each probed partition graph explores per search. Without a filter, the two partitions nearest
-     * the query are asked for every candidate and the others for this many (partitionShares); a filtered search asks
-     * for its thousands, less of each partition the farther it is. Not saved with a graph.
-     */
-    index_partition_expansion: Type.Integer({ default: 48, minimum: 1, maximum: 4096 }),
-    /**
-     * SQLite: partitions a search asks (those nearest the query), each exploring at least index_partition_expansion.
-     * A filtered search, which needs thousands of candidates, asks two more.
-     */
-    index_probes: Type.Integer({ default: 6, minimum: 1, maximum: 1024 }),
-    /**
-     * SQLite: when the index splits into partitions, their graphs hold each vector projected onto the fewest principal
-     * directions (learned from the first vectors) that keep this share of their energy; 0 = the full vectors. No
-     * projection is made when it would keep more than half the dimensions. A saved index keeps what it learned.
-     * At a million builtin-engine vectors 0.95 kept 192 of 768 dimensions: graphs of 386 rather than 935 MiB, inserts
-     * at 60% of the CPU, searches faster, at recall@10 0.958 rather than 0.962-0.968 (bench/NOTES.md, session 22).
-     */
-    index_projection_energy: Type.Number({ default: 0.95, minimum: 0, maximum: 1 }),
-    /**
-     * SQLite: threads one search of the partitions runs on. 2: a second index thread holds half the partitions (near
-     * regions on different threads), so a question's graph searches run on two cores, and the two threads insert and
-     * save their own partitions; 1: the index thread holds them all. Read at start-up; the saved index is the same.
-     */
-    index_search_threads: Type.Integer({ default: 2, minimum: 1, maximum: 2 }),
     /**
      * auto: with the builtin embedder, questions are embedded in the controller's process (same vectors, no bridge
      * round trip; needs the bridge's model cache in <data_dir>/cache); bridge: every question goes to the bridge.

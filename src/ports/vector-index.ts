@@ -18,17 +18,13 @@ export interface VectorIndex {
   /** Resolves when every added vector is in the graph (before a final save). */
   flush(): Promise<void>;
   remove(keys: readonly number[]): Promise<void>;
-  /**
-   * Up to k nearest keys with cosine similarity in -1..1, best first. `among`, rows of vectors a filter admits (a
-   * sample), limits a partitioned index to the regions holding them: a filter that follows a topic other than the
-   * question's has few of its matches in the regions nearest the question.
-   */
-  search(query: Float32Array, k: number, among?: Float32Array): Promise<ScoredKey[]>;
+  /** Up to k nearest keys with cosine similarity in -1..1, best first. */
+  search(query: Float32Array, k: number): Promise<ScoredKey[]>;
   /** The keys of `keys` the index does not hold yet, or not wholly (adding them again completes them). */
   missing(keys: readonly number[]): Promise<number[]>;
   /**
    * Persists to disk so the next start need not rebuild: every change (the default), or only what is due
-   * (the periodic save: graphs whose changes are worth a rewrite; what is left is re-added after a crash).
+   * (the periodic save: when the changes are worth a rewrite; what is left is re-added after a crash).
    */
   save(scope?: SaveScope): Promise<void>;
   clear(): Promise<void>;

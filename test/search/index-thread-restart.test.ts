@@ -6,7 +6,6 @@ import { type RunningService, startService } from '../helpers/service-harness.js
 import { waitFor } from '../helpers/wait-for.js';
 
 const FOLDER = '/restart';
-/** Two partitions split at 1,024 vectors: the index that fails is split, with its second search thread. */
 const CONVERSATIONS_BEFORE = 400;
 const CONVERSATIONS_WHILE_DOWN = 40;
 
@@ -14,8 +13,8 @@ const contentsOf = (prefix: string, i: number) =>
   [0, 1, 2].map((turn) => `${prefix} conversation ${i} turn ${turn} about topic${(i * 7 + turn) % 53} and item${i}x${turn}`);
 
 /**
- * The vector index runs in its own thread. That thread ending while the service runs (an error it did not catch, or
- * its partition thread failing) must not end semantic search for good: the service answers without the index
+ * The vector index runs in its own thread. That thread ending while the service runs (an error it did not catch)
+ * must not end semantic search for good: the service answers without the index
  * (partial) meanwhile, opens it again and adds the stored vectors it lacks, including those embedded while it was
  * down.
  */
@@ -47,10 +46,7 @@ describe('the vector index thread ends while the service runs', () => {
 
   before(async () => {
     bridge = await new FakeBridge().start();
-    running = await startService({
-      bridge: { url: bridge.url },
-      overrides: { search: { index_partitions: 2, index_search_threads: 2 } },
-    });
+    running = await startService({ bridge: { url: bridge.url } });
   });
   after(async () => {
     await running.stop();

@@ -56,7 +56,6 @@ function countedHere(): { reads: FilterReads; count: () => number } {
   return {
     reads: {
       scan: (...args) => { count += 1; return here.scan(...args); },
-      sample: (...args) => { count += 1; return here.sample(...args); },
       rerank: (...args) => { count += 1; return here.rerank(...args); },
       admit: (...args) => { count += 1; return here.admit(...args); },
     },
@@ -65,7 +64,6 @@ function countedHere(): { reads: FilterReads; count: () => number } {
 }
 const refusing: FilterReads = {
   scan: () => Promise.reject(new Error('the thread should answer')),
-  sample: () => Promise.reject(new Error('the thread should answer')),
   rerank: () => Promise.reject(new Error('the thread should answer')),
   admit: () => Promise.reject(new Error('the thread should answer')),
 };
@@ -89,23 +87,6 @@ test('the filter-read thread ranks exactly as a scan on the request thread, unde
       const c = Math.floor((key - 1) / 10);
       assert.ok(c % 3 === 0 && c % 7 === 0, `message ${key} is in conversation c${c}`);
     }
-  } finally {
-    await thread.close();
-  }
-});
-
-test('the filter-read thread reads the same sample of a filter\'s matches as the request thread', async () => {
-  const here = filterReadsOn(db).sample;
-  const thread = new SqliteFilterReadThread(file, refusing);
-  try {
-    assert.equal(await thread.warmUp(), true);
-    for (const filter of [{ folder: '/work' }, { folder: '/work', archived: true }, { folder: '/nowhere' }]) {
-      const expected = await here(filter, 16, DIMENSION);
-      const actual = await thread.sample(filter, 16, DIMENSION);
-      assert.ok(actual instanceof Float32Array, JSON.stringify(filter));
-      assert.deepEqual([...actual], [...expected], JSON.stringify(filter));
-    }
-    assert.equal((await thread.sample({ folder: '/work' }, 16, DIMENSION)).length, 16 * DIMENSION, 'sixteen rows');
   } finally {
     await thread.close();
   }
@@ -144,7 +125,7 @@ test('the thread starts on the first read, which the request thread answers mean
     assert.deepEqual(keysOf(first), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
     assert.equal(await thread.warmUp(), true, 'the first scan started the thread');
     assert.deepEqual(keysOf(await thread.scan(QUERY, { folder: '/work' }, 4000, 5)), keysOf(first));
-    await thread.sample({ folder: '/work' }, 16, DIMENSION);
+    await thread.rerank(QUERY, [1, 2, 3], 2);
     assert.equal(counted.count(), 1, 'later reads run on the thread');
   } finally {
     await thread.close();
@@ -161,7 +142,7 @@ test('a filter-read thread that cannot open its database leaves the reads to the
       const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
       assert.deepEqual(keysOf(answer), keysOf(await here.scan(QUERY, { folder: '/work' }, 4000, 5)));
     }
-    assert.deepEqual([...await thread.sample({ folder: '/work' }, 8, DIMENSION)], [...await here.sample({ folder: '/work' }, 8, DIMENSION)]);
+    assert.deepEqual(await thread.rerank(QUERY, [1, 2, 3], 2), await here.rerank(QUERY, [1, 2, 3], 2));
     assert.equal(counted.count(), 3);
   } finally {
     await thread.close();
@@ -178,7 +159,7 @@ test('once closed, reads stay on the request thread and start no thread', async 
     const before = counted.count();
     const answer = await thread.scan(QUERY, { folder: '/work' }, 4000, 5);
     assert.deepEqual(keysOf(answer), keysOf(await here(QUERY, { folder: '/work' }, 4000, 5)));
-    await thread.sample({ folder: '/work' }, 8, DIMENSION);
+    await thread.rerank(QUERY, [1, 2, 3], 2);
     assert.equal(counted.count(), before + 2, `started before close: ${started}`);
     assert.equal(await thread.warmUp(), false, 'no thread is started after close');
   }

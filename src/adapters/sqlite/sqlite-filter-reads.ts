@@ -7,12 +7,10 @@ import { WorkerCalls, type WithoutId } from '../worker-calls.js';
 import { admittedThroughMap, type KeyConversations } from './key-conversations.js';
 import { admittedKeys } from './sqlite-admitted-keys.js';
 import { StatementCache } from './sqlite-statements.js';
-import { matchingVectors, matchingVectorSample, storedVectors } from './sqlite-stored-vectors.js';
+import { matchingVectors, storedVectors } from './sqlite-stored-vectors.js';
 
 /** The `depth` stored vectors nearest `query` (cosine, exact) among at most `limit` that `filter` admits. */
 export type ExactScan = (query: Float32Array, filter: SearchFilter, limit: number, depth: number) => Promise<ScoredKey[]>;
-/** About `count` stored vectors of `filter`'s matches, spread over all of them, as rows of one matrix (matchingVectorSample). */
-export type FilterSample = (filter: SearchFilter, count: number, dimension: number) => Promise<Float32Array>;
 /** The `depth` of `keys` nearest `query` by their stored vectors (cosine, exact): the re-rank of the index's candidates. */
 export type ExactRerank = (query: Float32Array, keys: readonly number[], depth: number) => Promise<ScoredKey[]>;
 
@@ -25,7 +23,6 @@ export type FilterAdmit = (keys: readonly number[], filter: SearchFilter, option
  */
 export interface FilterReads {
   scan: ExactScan;
-  sample: FilterSample;
   rerank: ExactRerank;
   /** The filter's check of the index's candidates. */
   admit: FilterAdmit;
@@ -34,18 +31,17 @@ export interface FilterReads {
 export type FilterReadRequest =
   | { id: number; op: 'open'; file: string }
   | { id: number; op: 'scan'; query: Float32Array; filter: SearchFilter; limit: number; depth: number }
-  | { id: number; op: 'sample'; filter: SearchFilter; count: number; dimension: number }
   | { id: number; op: 'rerank'; query: Float32Array; keys: readonly number[]; depth: number }
   | { id: number; op: 'admit'; keys: readonly number[]; filter: SearchFilter; selective: boolean; share: number }
   | { id: number; op: 'close' };
 
 export type FilterReadReply =
-  | { id: number; ok: true; value: ScoredKey[] | Float32Array | number[] | null }
+  | { id: number; ok: true; value: ScoredKey[] | number[] | null }
   | { id: number; ok: false; error: string };
 
 /**
  * Starts the filter-read thread once a loaded index holds more vectors than an exact scan may read (`exactScanLimit`,
- * search.exact_max_candidates): a store that large answers its filtered searches with scans and samples that cost tens
+ * search.exact_max_candidates): a store that large answers its filtered searches with scans that cost tens
  * of milliseconds, and until the thread has started (about 1.5 s under tsx) they run on the request thread, the last
  * one-time stall after a start that a profile of the scale bench showed (bench/NOTES.md, session 23). A smaller
  * store starts it at its first semantic search (the re-rank reads through it too): its reads are cheap meanwhile.
@@ -69,7 +65,6 @@ export function filterReadsOn(db: Database, keyConversations?: KeyConversations)
   const statements = new StatementCache(db);
   return {
     scan: async (query, filter, limit, depth) => exactTopK(query, matchingVectors(statements, filter, limit, query.length), depth),
-    sample: async (filter, count, dimension) => matchingVectorSample(statements, filter, count, dimension),
     rerank: async (query, keys, depth) => exactTopK(query, storedVectors(statements, keys, query.length), depth),
     admit: async (keys, filter, options) => (keyConversations
       ? admittedThroughMap(statements, keyConversations, keys, filter, options)
@@ -80,9 +75,8 @@ export function filterReadsOn(db: Database, keyConversations?: KeyConversations)
 /**
  * Filter reads on a thread of their own (sqlite-filter-reads.worker.ts), with its own read-only connection:
  * - an exact scan ranks every vector a selective filter admits: at 1,070,000 messages, 10,200 vectors take
- *   ~70 ms, nearly all of it reading their pages;
- * - a filter's sample reads every match's key: 55 ms for 140,000 matches, 180 ms for 450,000.
- * On the request thread either held every other request as long, and back-to-back filtered questions raised the
+ *   ~70 ms, nearly all of it reading their pages.
+ * On the request thread it held every other request as long, and back-to-back filtered questions raised the
  * event-loop delay until admission control shed them as overload.
  * - the re-rank of the index's candidates reads their stored vectors (216 for a context assembly's 200): done here,
  *   the request thread goes on with the question's full text meanwhile, and this connection's page cache keeps the
@@ -105,11 +99,6 @@ export class SqliteFilterReadThread implements FilterReads {
     // A copy: a view's whole underlying buffer would otherwise be cloned with it.
     { op: 'scan', query: query.slice(), filter, limit, depth },
     () => this.fallback.scan(query, filter, limit, depth),
-  );
-
-  readonly sample: FilterSample = (filter, count, dimension) => this.onThread(
-    { op: 'sample', filter, count, dimension },
-    () => this.fallback.sample(filter, count, dimension),
   );
 
   readonly rerank: ExactRerank = (query, keys, depth) => this.onThread(

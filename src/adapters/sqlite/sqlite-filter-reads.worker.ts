@@ -23,7 +23,7 @@ function refreshKeyConversations(): void {
   keyConversations?.refresh().catch(() => undefined);
 }
 
-async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32Array | number[] | null> {
+async function handle(request: FilterReadRequest): Promise<ScoredKey[] | number[] | null> {
   if (request.op === 'open') {
     const opened = openSqliteConnection(request.file);
     opened.pragma('query_only = ON');
@@ -48,18 +48,14 @@ async function handle(request: FilterReadRequest): Promise<ScoredKey[] | Float32
   void primer?.primeIfDue();
   if (request.op === 'scan') return reads.scan(request.query, request.filter, request.limit, request.depth);
   if (request.op === 'rerank') return reads.rerank(request.query, request.keys, request.depth);
-  if (request.op === 'admit') {
-    // Brings the map up to the newest keys first (one short read when it is current; the rest continues in steps).
-    refreshKeyConversations();
-    return reads.admit(request.keys, request.filter, { selective: request.selective, share: request.share });
-  }
-  return reads.sample(request.filter, request.count, request.dimension);
+  // Brings the map up to the newest keys first (one short read when it is current; the rest continues in steps).
+  refreshKeyConversations();
+  return reads.admit(request.keys, request.filter, { selective: request.selective, share: request.share });
 }
 
 port.on('message', (request: FilterReadRequest) => {
   handle(request).then(
-    // A sample's matrix is handed over, not copied.
-    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies FilterReplyOk, value instanceof Float32Array ? [value.buffer as ArrayBuffer] : []),
+    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies FilterReplyOk),
     (error: unknown) => port.postMessage({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) } satisfies FilterReadReply),
   );
 });

@@ -21,22 +21,6 @@ export function matchingVectors(statements: StatementCache, filter: SearchFilter
   return packRows(rows, dimension);
 }
 
-/**
- * About `count` stored vectors of the messages `filter` admits, spread evenly over all of them in key order (so
- * over time and over the filter's subfolders), as rows of one matrix: where the filter's matches lie. It reads
- * every match's key (55 ms for 140,000 at a million messages) and the sample's vectors; a match not yet embedded
- * has no vector and is left out.
- */
-export function matchingVectorSample(statements: StatementCache, filter: SearchFilter, count: number, dimension: number): Float32Array {
-  const where = searchFilterWhere(filter);
-  const keys = statements.get(`SELECT m.seq FROM conversations c JOIN messages m ON m.conversation_id = c.id
-    WHERE ${where.sql} ORDER BY m.seq`).pluck().all(...where.params) as number[];
-  const step = Math.max(1, keys.length / count);
-  const picked: number[] = [];
-  for (let at = 0; at < keys.length; at += step) picked.push(keys[Math.floor(at)]!);
-  return storedVectors(statements, picked, dimension).matrix;
-}
-
 /** [key, float32 blob] rows into one matrix; a blob of another length (another model's) is left out. */
 function packRows(rows: ReadonlyArray<[number, Buffer]>, dimension: number): PackedVectors {
   const bytes = dimension * 4;

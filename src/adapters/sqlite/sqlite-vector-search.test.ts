@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { indexCandidates, isConcentrated, unfilteredCandidates } from './sqlite-vector-search.js';
+import { indexCandidates, unfilteredCandidates } from './sqlite-vector-search.js';
 
 test('no filter: the depth and 16 more, or depth x search.rerank_oversample and 16 more; never more than the index holds', () => {
   assert.equal(indexCandidates(100, 1_000_000, 1_000_000), 116);
@@ -29,14 +29,4 @@ test('fewer admitted never asks for fewer candidates, and never more than the bo
     previous = wanted;
   }
   assert.equal(indexCandidates(100, 50, 10), 50);
-});
-
-test('a wider search counts as concentrated when at least half its candidates pass and it returned at most twice the first pass', () => {
-  // A folder of one topic at a million messages: 2,160 of 2,493 passed, for 2,157 first-pass candidates.
-  assert.equal(isConcentrated(2160, 2493, 2157), true);
-  assert.equal(isConcentrated(1000, 2000, 1000), true, 'half, twice: the edges count');
-  assert.equal(isConcentrated(999, 2000, 1000), false, 'fewer than half passed (a folder spread wide)');
-  // A folder of three topics: 6,402 of 7,882 passed, from a dozen regions, for 2,297 first-pass candidates.
-  assert.equal(isConcentrated(6402, 7882, 2297), false, 'its regions are too many to search alone');
-  assert.equal(isConcentrated(0, 0, 1000), false, 'nothing found');
 });

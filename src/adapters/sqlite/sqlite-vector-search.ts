@@ -4,7 +4,6 @@ import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { hasFilter } from '../sql/filter-sql.js';
 import { filterReadsOn, type FilterReads } from './sqlite-filter-reads.js';
-import { FilterSampleCache } from './filter-sample-cache.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
 
 /**
@@ -26,21 +25,13 @@ const OVERSAMPLE = 2;
 const CONVERSATION_SET_MAX_SHARE = 0.1;
 /** How much wider the one retry of a filter that correlates with the query looks (at least MAX_INDEX_CANDIDATES). */
 const CORRELATED_WIDENING = 8;
-/** Stored vectors of a filter's matches read to tell which regions of the index hold them (the wider retry). */
-const FILTER_SAMPLE = 256;
 /**
- * Survivors re-ranked exactly at most, best first by the graph's score: depth x this, and at least MIN_RERANKED.
- * A wider search in the partitions holding a filter's matches can return thousands that pass, and reading each
- * one's stored vector costs about 8 µs.
+ * Survivors re-ranked exactly at most, best first by the graph's score: depth x this, and at least MIN_RERANKED
+ * (MIN_RERANKED_WIDER after the wider retry, whose survivors lie deep in the graph, far from the question, and are
+ * ordered less well by its scores; bench/NOTES.md, session 34). Reading each one's stored vector costs about 8 µs.
  */
 const RERANK_FACTOR = 4;
 const MIN_RERANKED = 400;
-/**
- * At least this many when the survivors include a search among the regions holding the filter: found deep in their
- * graphs, far from the question, they are ordered less well by the graphs' scores. At a million messages, of a
- * topical folder's exact ten the survivors held 0.986, the best 400 by those scores 0.967 and the best 800 0.975; of a
- * three-topic folder's 0.961, 0.941 and 0.957 (bench/NOTES.md, session 34).
- */
 const MIN_RERANKED_WIDER = 800;
 /** Matches are counted up to this many times exactMaxCandidates: enough to size the candidate pool, cheap to count. */
 const COUNT_CAP_FACTOR = 25;
@@ -63,8 +54,7 @@ export interface SqliteVectorSearchDeps {
  * - otherwise the HNSW index gives candidates, as many as the filter's
  *   selectivity needs for `depth` to survive it; their keys are checked against
  *   the filter, and the stored float32 vectors of those it admits re-rank them
- *   exactly (once more, deeper and where a sample of the filter's matches lies,
- *   when far fewer pass than the share predicts).
+ *   exactly (once more, deeper, when far fewer pass than the share predicts).
  * The index holds i8 (or f16) vectors: the re-rank makes scores and order exact among the candidates.
  */
 export class SqliteVectorSearch implements VectorSearch {
@@ -72,7 +62,6 @@ export class SqliteVectorSearch implements VectorSearch {
   private readonly rerankOversample: number;
   private readonly counter: EmbeddedMatchCounter;
   private readonly reads: FilterReads;
-  private readonly samples = new FilterSampleCache();
 
   constructor(db: Database, private readonly localIndex: () => VectorIndex | null, options: SqliteVectorSearchOptions & SqliteVectorSearchDeps = {}) {
     this.counter = new EmbeddedMatchCounter(db);
@@ -94,58 +83,24 @@ export class SqliteVectorSearch implements VectorSearch {
     if (matching <= this.exactMaxCandidates) return this.reads.scan(vector, filter, this.exactMaxCandidates, depth);
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
-    /** The candidates the filter admits, best first by the graph's (approximate) score, and how many were asked. */
-    const admittedNearest = async (count: number, among?: Float32Array): Promise<{ admitted: ScoredKey[]; found: number }> => {
-      const found = await index.search(vector, count, among);
+    /** The candidates the filter admits, best first by the graph's (approximate) score. */
+    const admittedNearest = async (count: number): Promise<ScoredKey[]> => {
+      const found = await index.search(vector, count);
       const passing = new Set(await this.reads.admit(found.map((item) => item.key), filter, { selective, share: matching / Math.max(1, size) }));
-      return { admitted: found.filter((item) => passing.has(item.key)), found: found.length };
+      return found.filter((item) => passing.has(item.key));
     };
-    const rerankBest = (admitted: ScoredKey[], wider: boolean) => this.reads.rerank(vector,
-      admitted.slice(0, Math.max(depth * RERANK_FACTOR, wider ? MIN_RERANKED_WIDER : MIN_RERANKED)).map((item) => item.key), depth);
-    const sample = () => this.samples.get(filter, matching, () => this.reads.sample(filter, FILTER_SAMPLE, vector.length));
     const candidates = indexCandidates(depth, size, matching);
-    const widerCount = Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES));
-    /** The search among the regions holding a sample of the filter's matches; what it found is noted for the next. */
-    const whereItLies = async () => {
-      const wider = await admittedNearest(widerCount, await sample());
-      this.samples.noteConcentrated(filter, isConcentrated(wider.admitted.length, wider.found, candidates));
-      return wider.admitted;
-    };
-    // A filter whose matches fill the few regions holding them (a topical folder, as its last wider search found) is
-    // searched there alone: a question about its topic finds its matches there too, and one about another topic
-    // needs that search anyway. Should too few pass, the first pass below adds the question's own region.
-    let wider = this.samples.isConcentrated(filter, matching) ? await whereItLies() : null;
-    if (wider && wider.length >= Math.min(depth, matching)) return rerankBest(wider, true);
-    let { admitted } = await admittedNearest(candidates);
+    let admitted = await admittedNearest(candidates);
     // Fewer than half the survivors the filter's share predicts: the filter's matches lie away from the question
-    // (a folder about another topic; recent messages, asked about old ones). Once more, wider, and in a partitioned
-    // index only where a sample of the filter's matches lies (a single graph just searches wider). The two passes'
-    // survivors are ranked together: matches near the question elsewhere stay.
+    // (a folder about another topic; recent messages, asked about old ones). Once more, wider: its survivors
+    // include the first pass's, and matches near the question stay.
     const expected = (candidates * matching) / Math.max(1, size);
-    if (!wider && candidates < size && admitted.length < Math.min(depth, matching, expected / 2)) wider = await whereItLies();
-    if (wider) {
-      const seen = new Set(admitted.map((item) => item.key));
-      admitted = [...admitted, ...wider.filter((item) => !seen.has(item.key))].sort((a, b) => b.score - a.score);
-    }
-    return rerankBest(admitted, wider !== null);
+    const widen = candidates < size && admitted.length < Math.min(depth, matching, expected / 2);
+    if (widen) admitted = await admittedNearest(Math.min(size, Math.max(candidates * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES)));
+    const reranked = Math.max(depth * RERANK_FACTOR, widen ? MIN_RERANKED_WIDER : MIN_RERANKED);
+    return this.reads.rerank(vector, admitted.slice(0, reranked).map((item) => item.key), depth);
   }
 }
-
-/**
- * Whether a search among the regions holding a filter's sample found them mostly the filter's (at least
- * CONCENTRATED_SHARE of what they returned) and small (returning at most CONCENTRATED_MAX_WIDTH times the first
- * pass's candidates): then searching there alone answers any question for less than the two passes. A single graph
- * ignores the sample and searches the whole wider depth, so it never qualifies. At a million messages, a folder of one
- * topic (13%, 4 of 32 regions, 2,493 returned for 2,157 first-pass candidates, 87% the folder's) asked the 100 recall
- * questions: p50 26.4 → 17.5 ms in process, recall@10 0.957 → 0.966; a folder of three topics (37%, about 7,000
- * returned from a dozen regions) searched there alone took p50 22 → 40 ms, so it keeps the first pass
- * (bench/NOTES.md, session 34).
- */
-export function isConcentrated(admitted: number, found: number, candidates: number): boolean {
-  return found > 0 && admitted >= CONCENTRATED_SHARE * found && found <= CONCENTRATED_MAX_WIDTH * candidates;
-}
-const CONCENTRATED_SHARE = 0.5;
-const CONCENTRATED_MAX_WIDTH = 2;
 
 /**
  * Candidates an unfiltered search takes from the index and re-ranks exactly: `depth` x `oversample`, and 16 more.

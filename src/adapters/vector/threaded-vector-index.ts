@@ -20,8 +20,7 @@ export interface ThreadedIndexOptions {
   /** Told when vectors could not go into the graph (they stay stored; the next start adds them). */
   onInsertFailure?: (error: Error) => void;
   /**
-   * Told once when the thread ends before `close` (an error it did not catch, or its partition thread failing):
-   * every call fails from then on.
+   * Told once when the thread ends before `close` (an error it did not catch): every call fails from then on.
    */
   onThreadExit?: (error: Error) => void;
 }
@@ -29,8 +28,7 @@ export interface ThreadedIndexOptions {
 /**
  * The usearch HNSW index, run in a worker thread (usearch-index.worker.ts):
  * loading a saved graph, inserting and saving take seconds at a million
- * vectors, and none of it may stall requests. Searches cost one message hop
- * (two, in parallel, once a split index has its second search thread).
+ * vectors, and none of it may stall requests. Searches cost one message hop.
  * Added vectors are searchable at once (an exact scan finds them) and go into
  * the graph in the background; `add` answers when its vectors are searchable
  * and the backlog is within its limit, which paces the embedding pipeline.
@@ -100,8 +98,8 @@ export class ThreadedVectorIndex implements VectorIndex {
     await this.call({ op: 'remove', keys: [...keys] });
   }
 
-  async search(query: Float32Array, k: number, among?: Float32Array): Promise<ScoredKey[]> {
-    const found = (await this.call({ op: 'search', query, k, ...(among ? { among } : {}) })) as SearchReply;
+  async search(query: Float32Array, k: number): Promise<ScoredKey[]> {
+    const found = (await this.call({ op: 'search', query, k })) as SearchReply;
     return found.keys.map((key, i) => ({ key, score: found.scores[i]! }));
   }
 

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import usearch from 'usearch';
 import type { ScoredKey } from '../../domain/search.js';
-import { DEFAULT_PROJECTION_TARGET } from './projection.js';
 
 type UsearchIndex = InstanceType<typeof usearch.Index>;
 type ScalarKind = (typeof usearch.ScalarKind)[keyof typeof usearch.ScalarKind];
@@ -32,63 +31,44 @@ function savedQuantization(meta: IndexMeta): IndexQuantization | null {
 
 /** HNSW graph parameters (config search.index_*). */
 export interface HnswParameters {
-  /**
-   * M (neighbours a node keeps) of one graph holding every vector: a store's first graph while it seeds, or its only
-   * one with `partitions: 1`. A saved graph keeps the M it was built with; a new or rebuilt graph takes this one.
-   */
+  /** M: neighbours a node keeps. A saved graph keeps the M it was built with; a new or rebuilt graph takes this one. */
   connectivity: number;
-  /** M of each partition graph (one region of the vector space), which routes as well with fewer neighbours. */
-  partitionConnectivity: number;
-  /** Candidates explored while inserting: the bulk of an insert's cost. */
+  /** Candidates explored while inserting: the graph's quality, and the bulk of an insert's cost. */
   expansionAdd: number;
-  /** Candidates explored while searching one graph of everything (at least the number of results asked for). */
+  /** Candidates explored while searching (at least the number of results asked for). */
   expansionSearch: number;
-  /**
-   * Candidates a partition graph explores while searching: what a search without a filter asks of the probed
-   * partitions beyond the nearest two (partitionShares), and the least any partition's search explores.
-   */
-  partitionExpansion: number;
   /** How the graph stores vectors. A saved graph keeps its own; a new or rebuilt graph takes this one. */
   quantization: IndexQuantization;
-  /** Graphs the index is split into once it has enough vectors to learn them from (PartitionedVectorIndex); 1 = one graph. */
-  partitions: number;
-  /** Partitions a search asks: those whose centroids are nearest the query. */
-  probes: number;
-  /**
-   * Share of the vectors' energy the partition graphs keep when a split learns a projection (projection.ts); 0: the
-   * graphs hold the vectors themselves. Learned once, with the centroids; a saved index keeps what it learned.
-   */
-  projectionEnergy: number;
-  /**
-   * Threads a search of the partitions runs on: 2 splits the partitions between the index thread and a second one
-   * (twoColouring), so that one question's graph searches run on both; 1 keeps them all on the index thread.
-   */
-  searchThreads: number;
 }
 
 /**
- * Measured at 99,000 stored vectors with 100 questions (bench/NOTES.md, "HNSW graph parameters"), 116
- * candidates re-ranked exactly, one graph: M 64 / expansion_add 64 reached recall@10 0.985 against exact search at
- * 0.4 of the insert CPU of M 32 / 200 (0.978); M 16 / 64 gave 0.950. The seeding graph (up to 16,384 vectors)
- * needs M 64 too: at 12,000-16,384 vectors M 24 gave 0.958-0.974 over builds, M 64 0.989-1.000.
- * i8 rather than f16 (119,000 vectors, same questions): inserts at 0.57 of the CPU, saves 1,300 rather than 2,068
- * bytes a vector and searches faster, at recall 0.994 rather than 0.986; the exact re-rank makes its coarser
- * scores harmless. That saving pays for expansion_search 384 rather than 128: on the scale bench's harder
- * questions at 170,000 vectors, recall 0.943 rather than 0.893.
- * Partitioned (bench/NOTES.md, session 16: partition graphs of M 16, 24, 32 and 64, expansion_add 40 and 64),
- * each graph holds one region, so a sparser one routes as well. At 1,000,000 vectors, 6 of 32 partitions:
- * - partition M 24 rather than 64: recall@10 0.979 against 0.978, search p50 6.3 against 7.6 ms, 935 against
- *   1,240 MiB (M 16: 0.977, 5.6 ms); every M gave 0.979-0.981 at 100,000.
- * - expansion_add 40 rather than 64 (at M 24): 158 rather than 269 µs of CPU an insert for recall@10 0.976
- *   rather than 0.979; 0.980 / 0.979 at 100,000.
- * - partition expansion 48 rather than 64 (384 / 6 probes before; bench/NOTES.md, session 19): the graphs' part of
- *   a search p50 3.10 rather than 3.60 ms at recall@10 0.971 rather than 0.972, on a 1,070,000-vector store; 32 gave
- *   2.65 ms at 0.969.
+ * Measured on real dialogue text (LoCoMo turns recombined, the data set's questions) and on the bench's generator,
+ * recall@10 after the exact re-rank against an exact scan (bench/RESULTS.md, "Vector engines", session 37):
+ * - expansion_add decides the graph's quality on real text, where questions sit far from every message (cosine
+ *   0.5-0.7 to their best): at 100,000 messages M 64 / expansion_add 40 (the old default) found 0.972, M 32 / 128
+ *   0.995 and M 16 / 128 0.990 (generator: 0.985), the last with the fastest searches (p50 2.4 ms in process).
+ *   Quantization made no difference (f32 0.969, f16 0.969, i8 0.972 at M 64 / 40), so i8: a quarter of f32's memory.
+ * - expansion_search 384: 0.990 at 100,000; at 1,000,000 real-text messages it finds 0.81 and 2,000 finds 0.90
+ *   (p50 11 ms in process): no setting of one graph, nor LanceDB's IVF-PQ with refinement (0.845), nor the
+ *   partitioned index (0.648) reaches 0.95 there.
  */
-export const DEFAULT_HNSW_PARAMETERS: HnswParameters = {
-  connectivity: 64, partitionConnectivity: 24, expansionAdd: 40, expansionSearch: 384, partitionExpansion: 48, quantization: 'i8',
-  partitions: 32, probes: 6, projectionEnergy: DEFAULT_PROJECTION_TARGET.energyShare, searchThreads: 2,
-};
+export const DEFAULT_HNSW_PARAMETERS: HnswParameters = { connectivity: 16, expansionAdd: 128, expansionSearch: 384, quantization: 'i8' };
+
+/**
+ * Whether the periodic save rewrites the changed graph. A save writes the graph whole (about 900 MB at a million
+ * vectors), so rewriting it every 30 s while it grows would write the index again and again. It is due once its
+ * unsaved changes reach DUE_SHARE of its size, or once it has been passed over DUE_AFTER_SKIPS times. What a crash
+ * leaves unsaved is added again from the stored vectors by the next start's catch-up, in the background: at most
+ * about DUE_SHARE of the index, plus what changed in the last DUE_AFTER_SKIPS periods. A stop saves everything.
+ */
+export function saveIsDue(changes: number, size: number, passedOver: number): boolean {
+  return changes >= DUE_SHARE * size || passedOver >= DUE_AFTER_SKIPS;
+}
+const DUE_SHARE = 0.1;
+const DUE_AFTER_SKIPS = 20;
+
+/** Files of the partitioned index (sessions 16-36), removed at open: its vectors go into one graph again. */
+const LEGACY_FILES = ['partitions', 'route', 'vectors.seed.f32'];
 
 /**
  * HNSW index (usearch) over message vectors, stored as i8 (or f16) in the data
@@ -124,6 +104,7 @@ export class UsearchVectorIndex {
     dir: string, model: string, dimension: number, parameters: HnswParameters = DEFAULT_HNSW_PARAMETERS,
   ): { index: UsearchVectorIndex; loaded: boolean } {
     mkdirSync(dir, { recursive: true });
+    for (const legacy of LEGACY_FILES) rmSync(join(dir, legacy), { recursive: true, force: true });
     const graph = UsearchVectorIndex.savedGraph(dir);
     if (graph && graph.model === model && graph.dimension === dimension) {
       const saved = new UsearchVectorIndex(dir, model, dimension, parameters, graph.quantization);

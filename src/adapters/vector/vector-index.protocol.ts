@@ -1,5 +1,4 @@
 import type { SaveScope } from '../../ports/vector-index.js';
-import type { PartitionLayout, SearchPlan } from './partitioned-vector-index.js';
 import type { HnswParameters } from './usearch-vector.index.js';
 
 /** Messages between ThreadedVectorIndex (request thread) and usearch-index.worker.ts (index thread). */
@@ -9,7 +8,7 @@ export type IndexRequest =
   | { op: 'add'; keys: number[]; matrix: Float32Array }
   | { op: 'flush' }
   | { op: 'remove'; keys: number[] }
-  | { op: 'search'; query: Float32Array; k: number; among?: Float32Array }
+  | { op: 'search'; query: Float32Array; k: number }
   | { op: 'missing'; keys: number[] }
   | { op: 'save'; scope: SaveScope }
   | { op: 'clear' }
@@ -30,22 +29,3 @@ export interface SearchReply {
   keys: number[];
   scores: number[];
 }
-
-/**
- * Messages between the index thread and the second search thread (partition-thread.worker.ts), which holds the
- * partitions of colour 1 (PartitionLayout). Every reply carries the sizes of those partitions.
- */
-export type PartitionThreadRequest =
-  | { op: 'open'; dir: string; model: string; dimension: number; parameters: HnswParameters; layout: PartitionLayout }
-  /** Removes `sliceKeys` from its partitions, then adds `keys` (all of them its own), a partition a step. */
-  | { op: 'add'; sliceKeys: number[]; keys: number[]; matrix: Float32Array }
-  | { op: 'remove'; keys: number[] }
-  | { op: 'missing'; keys: number[] }
-  | { op: 'search'; graphQuery: Float32Array; asks: SearchPlan['asks'] }
-  | { op: 'save'; scope: SaveScope }
-  /** Stops between two steps, so the thread can be terminated outside a native call. */
-  | { op: 'close' };
-
-export type PartitionThreadReply =
-  | { id: number; ok: true; sizes: Array<[number, number]>; value: unknown }
-  | { id: number; ok: false; sizes: Array<[number, number]>; error: string };

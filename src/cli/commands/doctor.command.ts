@@ -13,7 +13,7 @@ import { openStoreReadOnly } from '../sqlite-store-file.js';
 import { proxyTls, proxyUsesTls, serverTls } from '../../config/tls-files.js';
 import { isLoopback } from '../../http/exposed-listeners.js';
 import { modelCacheDir } from '../../bridge/builtin/embedding/builtin-model.js';
-import { savedIndexSummary } from '../../adapters/vector/partitioned-vector-index.js';
+import { UsearchVectorIndex } from '../../adapters/vector/usearch-vector.index.js';
 import { VECTOR_INDEX_DIR } from '../../adapters/sqlite/sqlite-storage.js';
 
 export type Verdict = 'ok' | 'warn' | 'fail';
@@ -96,17 +96,14 @@ function checkVectorIndexOffline(config: Config): Finding {
   } finally {
     db.close();
   }
-  const saved = savedIndexSummary(join(config.server.data_dir, VECTOR_INDEX_DIR));
+  const saved = UsearchVectorIndex.savedGraph(join(config.server.data_dir, VECTOR_INDEX_DIR));
   if (!saved) {
     return vectors === 0 ? ok('vector index', 'no vectors yet')
       : warn('vector index', `no index file for ${vectors} stored vectors`, 'nothing to do: the next start rebuilds it from the store');
   }
-  const layout = saved.partitions > 1
-    ? `, ${saved.partitions} partitions${saved.graphDimension < saved.dimension ? ` holding ${saved.graphDimension} of ${saved.dimension} dimensions` : ''}`
-    : '';
-  return saved.vectors === vectors
-    ? ok('vector index', `${vectors} vectors, index matches the store (${saved.model}${layout})`)
-    : warn('vector index', `index holds ${saved.vectors} vectors, the store ${vectors}`,
+  return saved.size === vectors
+    ? ok('vector index', `${vectors} vectors, index matches the store (${saved.model})`)
+    : warn('vector index', `index holds ${saved.size} vectors, the store ${vectors}`,
       'nothing to do: the index catches up at the next start (or POST /api/v1/rebuild-embeddings)');
 }
 
