@@ -166,7 +166,7 @@ export const ConfigSchema = Type.Object({
     index_connectivity: Type.Integer({ default: 16, minimum: 2, maximum: 256 }),
     /** SQLite: candidates explored per insert: the graph's quality, and most of the indexing cost. Not saved with a graph. */
     index_expansion_add: Type.Integer({ default: 128, minimum: 1, maximum: 4096 }),
-    /** SQLite: candidates explored per search (at least the candidates a search asks for). */
+    /** SQLite: candidates a search explores at least; more as the store grows (2 x sqrt of its vectors, up to 4,096) and never fewer than it asks for. */
     index_expansion_search: Type.Integer({ default: 384, minimum: 1, maximum: 4096 }),
     /** SQLite: how the graph stores vectors (i8 or f16); the stored f32 vectors re-rank either exactly. A saved graph keeps its own. */
     index_quantization: Type.Union([Type.Literal('i8'), Type.Literal('f16')], { default: 'i8' }),

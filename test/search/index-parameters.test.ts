@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.loader.js';
 import { openStorage } from '../../src/storage.js';
 import { ThreadedVectorIndex } from '../../src/adapters/vector/threaded-vector-index.js';
-import { DEFAULT_HNSW_PARAMETERS } from '../../src/adapters/vector/usearch-vector.index.js';
+import { DEFAULT_HNSW_PARAMETERS, explorationFor } from '../../src/adapters/vector/usearch-vector.index.js';
 import { removeDir } from '../helpers/service-harness.js';
 
 const DIMENSION = 16;
@@ -87,6 +87,14 @@ describe('HNSW graph parameters', () => {
     );
     // docs/configuration.md documents these (bench/RESULTS.md, "Vector engines").
     assert.deepEqual(DEFAULT_HNSW_PARAMETERS, { connectivity: 16, expansionAdd: 128, expansionSearch: 384, quantization: 'i8' });
+  });
+
+  test('a search explores 2 x sqrt(vectors) candidates, at least expansion_search and at most 4,096', () => {
+    assert.equal(explorationFor(10, 384), 384);
+    assert.equal(explorationFor(100_000, 384), 633);
+    assert.equal(explorationFor(1_000_000, 384), 2000);
+    assert.equal(explorationFor(100_000_000, 384), 4096);
+    assert.equal(explorationFor(1_000_000, 3000), 3000, 'a larger expansion_search is kept');
   });
 
   test('an unknown index_quantization is refused at start-up', () => {
