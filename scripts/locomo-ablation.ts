@@ -2,7 +2,8 @@
  * Ablation of the retrieval components on LoCoMo: each one on and off, with
  * recall@5/10/20 of evidence turns per question category.
  *
- *   npx tsx scripts/locomo-ablation.ts /work/shared/datasets/locomo-dev.json [--choose 0,1,2]
+ *   npx tsx scripts/locomo-ablation.ts /work/shared/datasets/locomo-dev.json [--choose 0,1,2] [--leave-one-out]
+ *     [--authors prefix|name|none]
  *
  * Runs in process, without HTTP: per sample an FTS5 table built exactly as the
  * SQLite store builds it (same tokenizer, context column and bm25 weights),
@@ -11,10 +12,13 @@
  * search.scoped_statistics), the builtin embedder's vectors searched exactly,
  * and the same ranking functions the search service calls, in the same order.
  * The last column gives R@10 per sample, to check a gain holds on each. Protocol as
- * scripts/locomo-eval.ts: one conversation per session, content
- * "speaker: text", each question searches its own sample, category 5 skipped.
+ * scripts/locomo-eval.ts: one conversation per session, the speaker stored as
+ * --authors says (content "speaker: text" by default; see lib/locomo.ts), each
+ * question searches its own sample, category 5 skipped.
  * --choose names the samples weights were chosen on; the table is then also
- * printed for the held-out rest. The dataset is read from the given path, never copied.
+ * printed for the held-out rest. --leave-one-out chooses, for each sample, the
+ * variant best on the other samples and reports that choice's R@10 on the
+ * sample left out. The dataset is read from the given path, never copied.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,8 +34,10 @@ import { fuseRankings, KEYWORD_WEIGHT } from '../src/features/search/hybrid-fusi
 import { NEIGHBOUR_WEIGHT, propagateNeighbourScores } from '../src/features/search/neighbour-propagation.js';
 import { passSessionEvidence, SESSION_WEIGHT } from '../src/ranking/session-evidence.js';
 import { expansionTerms, FEEDBACK_HITS, rocchioQuery, ROCCHIO_BETA } from '../src/features/search/ranking/pseudo-relevance.js';
-import { authorOf, favourNamedAuthors, AUTHOR_WEIGHT } from '../src/ranking/author-match.js';
-import { evidenceIds, sessionKeys, sessionStart, type Sample, type Turn } from './lib/locomo.js';
+import { favourNamedAuthors, AUTHOR_WEIGHT, messageAuthor } from '../src/ranking/author-match.js';
+import {
+  authoredTurn, authorMode, evidenceIds, sessionKeys, sessionStart, type AuthorMode, type Sample, type Turn,
+} from './lib/locomo.js';
 import { favourNamedPeriods, TIME_WEIGHT } from '../src/ranking/time-mention.js';
 import { namedPeriods } from '../src/ranking/period-parsing.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
@@ -70,7 +76,9 @@ export const DEFAULT_COMPONENTS: Components = {
   neighbours: true, author: true, time: true, scoped: true, session: false, rocchio: false, rm3: false,
 };
 
-export interface Message { key: number; dia: string; session: string; content: string; vector: Float32Array; timestamp: string }
+export interface Message {
+  key: number; dia: string; session: string; content: string; name: string | null; vector: Float32Array; timestamp: string;
+}
 export interface Question { text: string; category: number; evidence: Set<string> }
 export interface Corpus {
   messages: Message[];
@@ -82,15 +90,17 @@ export interface Corpus {
   storeWideFullText(terms: readonly string[], limit: number): ScoredKey[];
 }
 
-export function buildCorpus(sample: Sample, composer: VectorComposer): Corpus {
+export function buildCorpus(sample: Sample, composer: VectorComposer, authors: AuthorMode = 'prefix'): Corpus {
   const messages: Message[] = [];
   for (const session of sessionKeys(sample)) {
     // As scripts/lib/locomo.ts stores them: turns a minute apart from the session's date.
     const start = sessionStart(sample.conversation[`${session}_date_time`] as string | undefined)?.getTime() ?? Number.NaN;
     (sample.conversation[session] as Turn[]).forEach((turn, i) => {
-      const content = `${turn.speaker}: ${turn.text}`;
+      const { content, name } = authoredTurn(turn, authors);
       const timestamp = Number.isNaN(start) ? '' : new Date(start + i * 60_000).toISOString();
-      messages.push({ key: messages.length, dia: turn.dia_id, session, content, vector: composer.compose(content), timestamp });
+      messages.push({
+        key: messages.length, dia: turn.dia_id, session, content, name: name ?? null, vector: composer.compose(content), timestamp,
+      });
     });
   }
   const neighbours = new Map<number, number[]>();
@@ -173,7 +183,8 @@ export function retrieveScored(corpus: Corpus, composer: VectorComposer, questio
   let keyword = fullText(words, DEPTH);
   let dense = nearest(corpus, queryVector, DEPTH);
   let ranking = fuse(keyword, dense, on.keywordWeight);
-  const byAuthor = (r: ScoredKey[]) => favourNamedAuthors(question, r, (key) => authorOf(corpus.messages[key]?.content ?? ''), on.authorWeight ?? AUTHOR_WEIGHT);
+  const byAuthor = (r: ScoredKey[]) =>
+    favourNamedAuthors(question, r, (key) => messageAuthor(corpus.messages[key]!), on.authorWeight ?? AUTHOR_WEIGHT);
   if (on.author && on.authorStage === 'early') ranking = byAuthor(ranking);
   const feedbackHits = on.feedbackHits ?? FEEDBACK_HITS;
   if (on.rocchio || on.rm3) {
@@ -239,10 +250,10 @@ export function measure(corpora: readonly Corpus[], composer: VectorComposer, on
   return { byCategory, all: all.map((v) => v / Math.max(1, count)), count, perCorpus };
 }
 
-export async function loadCorpora(path: string) {
+export async function loadCorpora(path: string, authors: AuthorMode = 'prefix') {
   const samples = JSON.parse(readFileSync(path, 'utf8')) as Sample[];
   const composer = createVectorComposer(await loadWordVectors({ cacheDir: SHARED_MODEL_CACHE }), DEFAULT_RECIPE);
-  const corpora = samples.map((sample) => buildCorpus(sample, composer));
+  const corpora = samples.map((sample) => buildCorpus(sample, composer, authors));
   shareOneStore(corpora);
   return { composer, corpora, samples };
 }
@@ -274,18 +285,46 @@ function printTable(title: string, corpora: readonly Corpus[], composer: VectorC
   }
 }
 
+/**
+ * For each sample, the variant with the best R@10 on the other samples (pooled over their questions) and its R@10 on
+ * the sample left out, beside the default's: whether choosing on some samples carries over to another.
+ */
+function printLeaveOneOut(corpora: readonly Corpus[], samples: readonly Sample[], composer: VectorComposer,
+  variants: Array<[string, Components]>) {
+  const sizes = corpora.map((corpus) => corpus.questions.length);
+  const pooled = (perCorpus: readonly number[], among: readonly number[]) =>
+    among.reduce((sum, i) => sum + perCorpus[i]! * sizes[i]!, 0) / Math.max(1, among.reduce((sum, i) => sum + sizes[i]!, 0));
+  const measured = variants.map(([name, on]) => ({ name, perCorpus: measure(corpora, composer, on).perCorpus }));
+  const byDefault = measure(corpora, composer, DEFAULT_COMPONENTS).perCorpus;
+  console.log('\nLeave one out: chosen on the other samples by R@10, measured on the one left out\n');
+  console.log('| held out | chosen variant | R@10 on the others | held-out R@10 | default\'s held-out R@10 |');
+  console.log('|---|---|---|---|---|');
+  const chosenHeldOut: number[] = [];
+  corpora.forEach((_, heldOut) => {
+    const others = corpora.map((__, i) => i).filter((i) => i !== heldOut);
+    const best = measured.reduce((a, b) => (pooled(b.perCorpus, others) > pooled(a.perCorpus, others) ? b : a));
+    chosenHeldOut.push(best.perCorpus[heldOut]!);
+    console.log(`| ${samples[heldOut]!.sample_id} | ${best.name} | ${pooled(best.perCorpus, others).toFixed(3)} | ` +
+      `${best.perCorpus[heldOut]!.toFixed(3)} | ${byDefault[heldOut]!.toFixed(3)} |`);
+  });
+  const all = corpora.map((_, i) => i);
+  console.log(`| all, pooled | | | ${pooled(chosenHeldOut, all).toFixed(3)} | ${pooled(byDefault, all).toFixed(3)} |`);
+}
+
 async function main(): Promise<void> {
   const [dataPath, ...rest] = process.argv.slice(2);
-  if (!dataPath) throw new Error('usage: locomo-ablation.ts <locomo-dev.json> [--choose 0,1,2]');
-  const chooseAt = rest.indexOf('--choose');
-  const chosen = chooseAt >= 0 ? rest[chooseAt + 1]!.split(',').map(Number) : [];
-  const { composer, corpora, samples } = await loadCorpora(resolve(dataPath));
+  if (!dataPath) throw new Error('usage: locomo-ablation.ts <locomo-dev.json> [--choose 0,1,2] [--leave-one-out] [--authors prefix|name|none]');
+  const option = (name: string) => (rest.includes(`--${name}`) ? rest[rest.indexOf(`--${name}`) + 1] : undefined);
+  const chosen = option('choose')?.split(',').map(Number) ?? [];
+  const authors = authorMode(option('authors'));
+  const { composer, corpora, samples } = await loadCorpora(resolve(dataPath), authors);
   const questions = corpora.reduce((n, corpus) => n + corpus.questions.length, 0);
-  printTable(`All ${samples.length} samples, ${questions} questions (category 5 skipped)`, corpora, composer, VARIANTS);
+  printTable(`All ${samples.length} samples, ${questions} questions (category 5 skipped), authors: ${authors}`, corpora, composer, VARIANTS);
   if (chosen.length > 0) {
     const heldOut = corpora.filter((_, i) => !chosen.includes(i));
     printTable(`Held out (${samples.filter((_, i) => !chosen.includes(i)).map((s) => s.sample_id).join(', ')})`, heldOut, composer, VARIANTS);
   }
+  if (rest.includes('--leave-one-out')) printLeaveOneOut(corpora, samples, composer, VARIANTS);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,9 +1,11 @@
 /**
  * Context assembly on LoCoMo: which share of a question's evidence turns ends
  * up inside the assembled context, for the default (relevance) ranking and the
- * spec's formula, at budgets of 1000, 2000 and 4000 tokens.
+ * spec's formula, at budgets of 1000, 2000 and 4000 tokens; for the relevance
+ * ranking also in the text form (what the memory_assemble_context tool and the
+ * framework integrations get), and per sample.
  *
- *   npx tsx scripts/locomo-context-eval.ts ../shared/datasets/locomo-dev.json [--samples N] [--tune]
+ *   npx tsx scripts/locomo-context-eval.ts ../shared/datasets/locomo-dev.json [--samples N] [--tune] [--leave-one-out]
  *
  * Starts the real bridge (builtin offline engine) and controller on ephemeral
  * ports, loads every sample as scripts/locomo-eval.ts does (one conversation
@@ -17,6 +19,10 @@
  *
  * --tune recalls once per question in process and grids the default ranking's
  * weights over the same metric (no HTTP), printing the best settings.
+ * --leave-one-out recalls the same way and, for each sample in turn, picks the
+ * setting of the LOO_GRID that does best on the other samples (mean share at
+ * 2000 and 4000 tokens) and prints its share on the held-out sample against
+ * the default's: a weight is worth changing only if the held-out samples agree.
  * The dataset is read from the given path, never copied.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Clock } from '../src/ports/clock.js';
 import {
-  DEFAULT_TUNING, rankCandidates, UNREFINED_TUNING, type ContextRanking, type RelevanceTuning,
+  DEFAULT_TUNING, rankCandidates, UNREFINED_TUNING, type RelevanceTuning,
 } from '../src/features/context/context-ranking.js';
 import { packRanked, type ContextCandidate } from '../src/features/context/context-selection.js';
 import {
@@ -34,17 +40,19 @@ import { startService, type RunningService } from '../test/helpers/service-harne
 
 
 const BUDGETS = [1000, 2000, 4000] as const;
-const RANKINGS: readonly ContextRanking[] = ['relevance', 'spec'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function parseArgs(argv: string[]) {
   const [dataPath, ...rest] = argv;
-  if (!dataPath) throw new Error('usage: locomo-context-eval.ts <locomo-dev.json> [--samples N] [--tune]');
+  if (!dataPath) throw new Error('usage: locomo-context-eval.ts <locomo-dev.json> [--samples N] [--tune] [--leave-one-out]');
   const option = (name: string) => {
     const i = rest.indexOf(`--${name}`);
     return i >= 0 ? rest[i + 1] : undefined;
   };
-  return { dataPath: resolve(dataPath), samples: Number(option('samples') ?? Infinity), tune: rest.includes('--tune') };
+  return {
+    dataPath: resolve(dataPath), samples: Number(option('samples') ?? Infinity), tune: rest.includes('--tune'),
+    leaveOneOut: rest.includes('--leave-one-out'),
+  };
 }
 
 /** A clock the script moves: each sample is asked about the day after its last session. */
@@ -71,37 +79,79 @@ const share = (evidence: Set<string>, ids: ReadonlyArray<string | undefined>) =>
 const diaIdOf = (metadata: Record<string, unknown> | null) =>
   typeof metadata?.dia_id === 'string' ? metadata.dia_id : undefined;
 
+/** The message id -> dia_id of every loaded turn, read back through the API (the text form cites message ids). */
+async function diaIds(stack: RunningService, samples: readonly Sample[]): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const sample of samples) {
+    const list = await withRetry(() => stack.api('GET', `/api/v1/conversations?folder=${encodeURIComponent(folderOf(sample))}&page_size=1000`));
+    for (const { conversation_id: id } of list.body.results as Array<{ conversation_id: string }>) {
+      const messages = await withRetry(() => stack.api('GET', `/api/v1/conversations/${id}/messages?page_size=1000`));
+      for (const message of messages.body.results as Array<{ id: string; metadata: Record<string, unknown> | null }>) {
+        const dia = diaIdOf(message.metadata);
+        if (dia) ids.set(message.id, dia);
+      }
+    }
+  }
+  return ids;
+}
+
+/** What is measured through the API: each ranking in the messages form, and the default in the text form. */
+const VARIANTS = [
+  { name: 'relevance (default)', ranking: 'relevance', format: 'messages' },
+  { name: 'relevance, text form', ranking: 'relevance', format: 'text' },
+  { name: 'spec (0.5 imp + 0.3 rec + 0.2 label)', ranking: 'spec', format: 'messages' },
+] as const;
+
 async function measure(stack: RunningService, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
+  const dia = await diaIds(stack, samples);
   const coverage: Record<string, number[]> = {};
   const latencies: Record<string, number[]> = {};
+  const add = (key: string, value: number) => (coverage[key] ??= []).push(value);
   for (const question of questions) {
     clock.set(dayAfter(question.sample));
     const excluded = samples.filter((other) => other !== question.sample).map(folderOf);
-    for (const ranking of RANKINGS) {
+    for (const variant of VARIANTS) {
       for (const budget of BUDGETS) {
         const started = performance.now();
         const response = await withRetry(() => stack.api('POST', '/api/v1/context/assemble', {
-          query: question.text, preferred_labels: [], excluded_folders: excluded, context_budget: budget, ranking,
+          query: question.text, preferred_labels: [], excluded_folders: excluded, context_budget: budget,
+          ranking: variant.ranking, format: variant.format,
         }));
-        (latencies[ranking] ??= []).push(performance.now() - started);
+        (latencies[variant.name] ??= []).push(performance.now() - started);
         if (response.status !== 200) throw new Error(`assemble failed: ${response.status} ${JSON.stringify(response.body)}`);
-        const messages = response.body as Array<{ metadata: { folder: string; message_metadata: Record<string, unknown> | null } }>;
-        if (messages.some((message) => message.metadata.folder !== folderOf(question.sample))) {
-          throw new Error('a message from an excluded folder was assembled');
+        let folders: string[];
+        let turns: Array<string | undefined>;
+        if (variant.format === 'text') {
+          const sources = (response.body as { sources: Array<{ message_id: string; folder: string }> }).sources;
+          folders = sources.map((source) => source.folder);
+          turns = sources.map((source) => dia.get(source.message_id));
+        } else {
+          const messages = response.body as Array<{ metadata: { folder: string; message_metadata: Record<string, unknown> | null } }>;
+          folders = messages.map((message) => message.metadata.folder);
+          turns = messages.map((message) => diaIdOf(message.metadata.message_metadata));
         }
-        (coverage[`${ranking}@${budget}`] ??= []).push(share(question.evidence,
-          messages.map((message) => diaIdOf(message.metadata.message_metadata))));
+        if (folders.some((folder) => folder !== folderOf(question.sample))) throw new Error('a message from an excluded folder was assembled');
+        const got = share(question.evidence, turns);
+        add(`${variant.name}@${budget}`, got);
+        add(`${variant.name}@${budget}@${question.sample.sample_id}`, got);
       }
     }
   }
   console.log(`\n${questions.length} questions (category 5 skipped); share of evidence turns inside the context:\n`);
   console.log(`| ranking | ${BUDGETS.map((b) => `budget ${b}`).join(' | ')} | assemble p50 ms | assemble p95 ms |`);
   console.log(`|---|${BUDGETS.map(() => '---').join('|')}|---|---|`);
-  for (const ranking of RANKINGS) {
-    const sorted = [...latencies[ranking]!].sort((a, b) => a - b);
-    const cells = BUDGETS.map((budget) => mean(coverage[`${ranking}@${budget}`]!).toFixed(3));
-    const label = ranking === 'relevance' ? 'relevance (default)' : 'spec (0.5 imp + 0.3 rec + 0.2 label)';
-    console.log(`| ${label} | ${cells.join(' | ')} | ${pct(sorted, 0.5).toFixed(1)} | ${pct(sorted, 0.95).toFixed(1)} |`);
+  for (const variant of VARIANTS) {
+    const sorted = [...latencies[variant.name]!].sort((a, b) => a - b);
+    const cells = BUDGETS.map((budget) => mean(coverage[`${variant.name}@${budget}`]!).toFixed(3));
+    console.log(`| ${variant.name} | ${cells.join(' | ')} | ${pct(sorted, 0.5).toFixed(1)} | ${pct(sorted, 0.95).toFixed(1)} |`);
+  }
+  const ids = samples.map((sample) => sample.sample_id);
+  console.log(`\nper sample, share at budgets ${BUDGETS.join(' / ')}:\n`);
+  console.log(`| variant | ${ids.map((id) => `${id} (${questions.filter((q) => q.sample.sample_id === id).length})`).join(' | ')} |`);
+  console.log(`|---|${ids.map(() => '---').join('|')}|`);
+  for (const variant of VARIANTS.filter((v) => v.ranking === 'relevance')) {
+    const cells = ids.map((id) => BUDGETS.map((budget) => mean(coverage[`${variant.name}@${budget}@${id}`] ?? []).toFixed(3)).join(' / '));
+    console.log(`| ${variant.name} | ${cells.join(' | ')} |`);
   }
 }
 
@@ -111,7 +161,7 @@ const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 
  * Each component of the default ranking off in turn, share at 2000 / 4000 tokens per question category and
  * per sample: a component stays only if it wins in every category (docs/search.md).
  */
-function ablation(recalled: ReadonlyArray<{ question: Question; now: Date; candidates: ContextCandidate[] }>) {
+function ablation(recalled: readonly Recalled[]) {
   const variants: Array<[string, RelevanceTuning]> = [
     ['default', DEFAULT_TUNING],
     ['- author prior', { ...DEFAULT_TUNING, authorPrior: 0 }],
@@ -153,10 +203,12 @@ function ablation(recalled: ReadonlyArray<{ question: Question; now: Date; candi
   }
 }
 
-/** Grids the relevance ranking's weights over candidates recalled once per question. */
-async function tune(stack: RunningService, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
+type Recalled = { question: Question; now: Date; candidates: ContextCandidate[] };
+
+/** The candidates of every question, recalled once in process (the ranking and packing are then pure). */
+async function recallAll(stack: RunningService, clock: SettableClock, samples: readonly Sample[], questions: readonly Question[]) {
   const { context } = stack.controller;
-  const recalled: Array<{ question: Question; now: Date; candidates: ContextCandidate[] }> = [];
+  const recalled: Recalled[] = [];
   for (const question of questions) {
     clock.set(dayAfter(question.sample));
     const request = context.toRequest({
@@ -164,16 +216,91 @@ async function tune(stack: RunningService, clock: SettableClock, samples: readon
     });
     recalled.push({ question, now: clock.now(), candidates: await context.recall(request) });
   }
+  return recalled;
+}
+
+/** Share of each question's evidence packed at each budget, in the messages form. */
+function shares(recalled: readonly Recalled[], tuning: RelevanceTuning, budgets: readonly number[] = BUDGETS): number[][] {
+  return recalled.map(({ question, now, candidates }) => {
+    const ranked = rankCandidates(candidates, 'relevance', { now, preferredLabels: [] }, tuning);
+    return budgets.map((budget) => share(question.evidence,
+      packRanked(ranked, { budget, format: 'messages', includeMetadata: true }).messages.map((message) => diaIdOf(message.hit.metadata))));
+  });
+}
+
+/**
+ * The settings --leave-one-out chooses from: the weights that matter on LoCoMo (importance and labels are
+ * constant there), each a step either side of the default.
+ */
+const LOO_GRID: Readonly<Record<string, readonly number[]>> = {
+  keywordShare: [0.6, 0.7, 0.8],
+  neighbourWeight: [0.15, 0.3, 0.45],
+  sessionWeight: [0.6, 1, 1.5],
+  authorPrior: [0.5, 0.8, 1.2],
+  recency: [0, 0.05],
+};
+
+function gridSettings(): RelevanceTuning[] {
+  let settings: RelevanceTuning[] = [{ ...DEFAULT_TUNING }];
+  for (const [name, values] of Object.entries(LOO_GRID)) {
+    settings = settings.flatMap((setting) => values.map((value) => ({ ...setting, [name]: value })));
+  }
+  // Recency takes its weight from query relevance, so the weights still sum to 1.
+  return settings.map((setting) => ({
+    ...setting, relevance: 1 - setting.recency - DEFAULT_TUNING.importance - DEFAULT_TUNING.label,
+  }));
+}
+
+/**
+ * For each sample: the grid setting with the best mean share at 2000 and 4000 tokens on the other samples,
+ * and its share on the held-out one against the default's.
+ */
+function leaveOneOut(recalled: readonly Recalled[]) {
+  const budgets = [2000, 4000];
+  const settings = gridSettings();
+  const started = performance.now();
+  const perSetting = settings.map((tuning) => shares(recalled, tuning, budgets));
+  const byDefault = shares(recalled, DEFAULT_TUNING, budgets);
+  const samples = [...new Set(recalled.map(({ question }) => question.sample.sample_id))];
+  const meanOf = (rows: number[][], keep: (i: number) => boolean) => budgets.map((_, b) => {
+    let total = 0;
+    let n = 0;
+    rows.forEach((row, i) => { if (keep(i)) { total += row[b]!; n += 1; } });
+    return total / Math.max(1, n);
+  });
+  const changed = (tuning: RelevanceTuning) => Object.keys(LOO_GRID)
+    .filter((name) => tuning[name as keyof RelevanceTuning] !== DEFAULT_TUNING[name as keyof RelevanceTuning])
+    .map((name) => `${name} ${tuning[name as keyof RelevanceTuning]}`).join(', ') || 'the default';
+  console.log(`\nleave one sample out: ${settings.length} settings (${Object.entries(LOO_GRID)
+    .map(([name, values]) => `${name} ${values.join('/')}`).join('; ')}), ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  console.log('| held out | chosen on the other samples | its share at 2000 / 4000 there | held out: chosen 2000 / 4000 | held out: default 2000 / 4000 |');
+  console.log('|---|---|---|---|---|');
+  const totals = { chosen: [0, 0], default: [0, 0], n: 0 };
+  for (const held of samples) {
+    const isHeld = (i: number) => recalled[i]!.question.sample.sample_id === held;
+    let best = 0;
+    let bestTrain = [-1, -1];
+    perSetting.forEach((rows, s) => {
+      const train = meanOf(rows, (i) => !isHeld(i));
+      if (sum(train) > sum(bestTrain) + 1e-12) { best = s; bestTrain = train; }
+    });
+    const chosen = meanOf(perSetting[best]!, isHeld);
+    const reference = meanOf(byDefault, isHeld);
+    const n = recalled.filter((_, i) => isHeld(i)).length;
+    budgets.forEach((_, b) => { totals.chosen[b]! += chosen[b]! * n; totals.default[b]! += reference[b]! * n; });
+    totals.n += n;
+    const cells = (values: number[]) => values.map((v) => v.toFixed(3)).join(' / ');
+    console.log(`| ${held} | ${changed(settings[best]!)} | ${cells(bestTrain)} | ${cells(chosen)} | ${cells(reference)} |`);
+  }
+  const overall = (values: number[]) => values.map((v) => (v / Math.max(1, totals.n)).toFixed(3)).join(' / ');
+  console.log(`| all (question-weighted) | | | ${overall(totals.chosen)} | ${overall(totals.default)} |`);
+}
+
+/** Grids the relevance ranking's weights over candidates recalled once per question. */
+function tune(recalled: readonly Recalled[]) {
   const score = (tuning: RelevanceTuning) => {
-    const totals = BUDGETS.map(() => 0);
-    for (const { question, now, candidates } of recalled) {
-      const ranked = rankCandidates(candidates, 'relevance', { now, preferredLabels: [] }, tuning);
-      BUDGETS.forEach((budget, i) => {
-        const selection = packRanked(ranked, { budget, format: 'messages', includeMetadata: true });
-        totals[i]! += share(question.evidence, selection.messages.map((message) => diaIdOf(message.hit.metadata)));
-      });
-    }
-    return totals.map((total) => total / Math.max(1, recalled.length));
+    const rows = shares(recalled, tuning);
+    return BUDGETS.map((_, i) => sum(rows.map((row) => row[i]!)) / Math.max(1, rows.length));
   };
   const results: Array<{ tuning: RelevanceTuning; cells: number[] }> = [];
   // Importance is the same for every LoCoMo message and no label is preferred, so only relevance,
@@ -236,7 +363,11 @@ async function main(): Promise<void> {
     await stack.waitForEmbeddings();
     console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
     const questions = questionsOf(samples);
-    if (args.tune) await tune(stack, clock, samples, questions);
+    if (args.tune || args.leaveOneOut) {
+      const recalled = await recallAll(stack, clock, samples, questions);
+      if (args.tune) tune(recalled);
+      if (args.leaveOneOut) leaveOneOut(recalled);
+    }
     await measure(stack, clock, samples, questions);
   } finally {
     await stack.stop();
@@ -244,7 +375,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** A keep-alive socket the server closed while the loop was busy (after --tune) fails once; ask again. */
+/** A keep-alive socket the server closed while the loop was busy (after --tune or --leave-one-out) fails once; ask again. */
 async function withRetry<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();

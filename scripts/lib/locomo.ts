@@ -3,10 +3,31 @@ import type { ServiceClient } from '../../test/helpers/service-harness.js';
 /**
  * Reading the LoCoMo data set (see ../shared/datasets/README.md) and loading
  * it through the API the same way for every evaluation: one conversation per
- * session in /locomo/<sample>, content "speaker: text", the turn's dia_id in
- * message metadata, turns a minute apart from the session's date.
+ * session in /locomo/<sample>, the speaker as the author mode says (content
+ * "speaker: text" by default), the turn's dia_id in message metadata, turns a
+ * minute apart from the session's date.
  */
 export interface Turn { speaker: string; dia_id: string; text: string }
+
+/**
+ * How a turn's speaker is stored: prefix, content "speaker: text" (transcripts as clients stored them before
+ * messages had names); name, content the bare text and the speaker as the message's name; none, the bare text alone.
+ */
+export const AUTHOR_MODES = ['prefix', 'name', 'none'] as const;
+export type AuthorMode = (typeof AUTHOR_MODES)[number];
+
+export function authorMode(value: string | undefined): AuthorMode {
+  const mode = value ?? 'prefix';
+  if (!(AUTHOR_MODES as readonly string[]).includes(mode)) throw new Error(`--authors takes ${AUTHOR_MODES.join(', ')}; not ${mode}`);
+  return mode as AuthorMode;
+}
+
+/** A turn's content, and its name in name mode. */
+export function authoredTurn(turn: Turn, mode: AuthorMode): { content: string; name?: string } {
+  if (mode === 'prefix') return { content: `${turn.speaker}: ${turn.text}` };
+  return mode === 'name' ? { content: turn.text, name: turn.speaker } : { content: turn.text };
+}
+
 export interface QA { question: string; evidence?: string[]; category: number }
 export interface Sample { sample_id: string; conversation: Record<string, unknown>; qa: QA[] }
 export interface Question { sample: Sample; text: string; category: number; evidence: Set<string> }
@@ -36,14 +57,14 @@ export function sessionKeys(sample: Sample): string[] {
 }
 
 /** Creates the sample's conversations through the API; returns the number of turns stored. */
-export async function loadSample(stack: ServiceClient, sample: Sample): Promise<number> {
+export async function loadSample(stack: ServiceClient, sample: Sample, authors: AuthorMode = 'prefix'): Promise<number> {
   let turns = 0;
   for (const key of sessionKeys(sample)) {
     const list = sample.conversation[key] as Turn[];
     const start = sessionStart(sample.conversation[`${key}_date_time`] as string | undefined);
     const messages = list.map((turn, i) => ({
       role: 'user' as const,
-      content: `${turn.speaker}: ${turn.text}`,
+      ...authoredTurn(turn, authors),
       metadata: { dia_id: turn.dia_id },
       ...(start ? { timestamp: new Date(start.getTime() + i * 60_000).toISOString() } : {}),
     }));

@@ -2876,6 +2876,8 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 } | null;
+                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content. */
+                name?: string;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
                 /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
@@ -2895,6 +2897,8 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 } | null;
+                /** @description Who wrote the message (messages[].name); null when not given. */
+                name: string | null;
                 position: number;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
@@ -2913,6 +2917,8 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 } | null;
+                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content. */
+                name?: string;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
                 /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
@@ -2929,7 +2935,7 @@ export interface components {
              * @enum {string}
              */
             format?: "messages" | "text";
-            /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
+            /** @description text format: group the messages under a [label | folder | date] line per conversation and day. Default true. */
             include_metadata?: boolean;
             /** @description The text variant's name for context_budget; give one of the two. */
             max_tokens?: number;
@@ -2960,12 +2966,14 @@ export interface components {
                 /** @description ISO 8601, UTC, with Z */
                 timestamp: string;
             };
+            /** @description Who wrote the message (messages[].name); null when not given. */
+            name: string | null;
             /** @enum {string} */
             role: "user" | "assistant" | "system";
             /** @description ISO 8601, UTC, with Z */
             timestamp: string;
         }[] | {
-            /** @description The messages, best first, separated by blank lines */
+            /** @description The messages as "role: content" lines; with metadata grouped per conversation and day under [label | folder | date], the best message's group first, each in conversation order */
             context: string;
             conversation_ids: string[];
             message_count: number;
@@ -2986,7 +2994,7 @@ export interface components {
             context_budget?: number;
             /** @description Folders whose subtrees are left out. Default []. */
             excluded_folders?: string[];
-            /** @description text format: head each message with [label | folder | timestamp | role]. Default true. */
+            /** @description text format: group the messages under a [label | folder | date] line per conversation and day. Default true. */
             include_metadata?: boolean;
             /** @description Conversation labels to boost (trimmed, case-insensitive). Default []. */
             preferred_labels?: string[];
@@ -3023,6 +3031,8 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 } | null;
+                /** @description Who wrote the message (messages[].name); null when not given. */
+                name: string | null;
                 position: number;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
@@ -3060,6 +3070,8 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 } | null;
+                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content. */
+                name?: string;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
                 /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
@@ -3364,6 +3376,8 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 } | null;
+                /** @description Who wrote the message (messages[].name); null when not given. */
+                name: string | null;
                 role: string;
                 /** @description BM25 relevance scaled to 0..1 by the best match */
                 score: number;
@@ -3468,6 +3482,8 @@ export interface components {
                 metadata: {
                     [key: string]: unknown;
                 } | null;
+                /** @description Who wrote the message (messages[].name); null when not given. */
+                name: string | null;
                 position: number;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
@@ -3560,6 +3576,8 @@ export interface components {
                     message_metadata: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Who wrote the message (messages[].name); null when not given. */
+                    name: string | null;
                     position: number;
                     role: string;
                     status: string;
@@ -3739,6 +3757,8 @@ export interface operations {
                                 metadata: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description Who wrote the message (messages[].name); null when not given. */
+                                name: string | null;
                                 position: number;
                                 /** @enum {string} */
                                 role: "user" | "assistant" | "system";
@@ -3868,7 +3888,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The messages, best first, separated by blank lines */
+                            /** @description The messages as "role: content" lines; with metadata grouped per conversation and day under [label | folder | date], the best message's group first, each in conversation order */
                             context: string;
                             conversation_ids: string[];
                             message_count: number;
@@ -4150,6 +4170,8 @@ export interface operations {
                                 metadata?: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description Who wrote the message (messages[].name); null when not given. */
+                                name: string | null;
                                 /** @enum {string} */
                                 role: "user" | "assistant" | "system";
                                 /** @description ISO 8601, UTC, with Z */
@@ -4570,6 +4592,8 @@ export interface operations {
                                     message_metadata: {
                                         [key: string]: unknown;
                                     } | null;
+                                    /** @description Who wrote the message (messages[].name); null when not given. */
+                                    name: string | null;
                                     position: number;
                                     role: string;
                                     status: string;

@@ -18,6 +18,7 @@ export interface AppendRules {
 export interface PlannedMessage {
   position: number;
   role: MessageRole;
+  name: string | null;
   content: string;
   timestamp: string;
   metadata: Record<string, unknown> | null;
@@ -52,6 +53,7 @@ export function planAppend(current: ConversationCounters, inputs: readonly Messa
     return {
       position: current.messageCount + index,
       role: input.role,
+      name: input.name ?? null,
       content: input.content,
       timestamp,
       metadata: input.metadata ?? null,

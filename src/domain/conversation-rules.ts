@@ -1,4 +1,4 @@
-import type { MessageInput } from './conversation.js';
+import { MAX_AUTHOR_NAME_CHARS, type MessageInput } from './conversation.js';
 import { ErrorCode, LimitExceededError, ValidationError } from './errors.js';
 import { boundedJsonBytes } from './json-bounds.js';
 import { hasControlCharacters } from './label.js';
@@ -24,10 +24,13 @@ export function checkLabel(label: string, maxChars: number, field = 'label'): st
   return trimmed;
 }
 
+/** A message's author name: the rules of a label (trimmed, no control characters), at most MAX_AUTHOR_NAME_CHARS. */
+export const checkAuthorName = (name: string, field = 'name'): string => checkLabel(name, MAX_AUTHOR_NAME_CHARS, field);
+
 /**
  * The messages as stored: at most maxMessagesPerConversation of them, content within maxMessageChars
- * and free of NUL, timestamps parsed (UTC), metadata within maxMetadataBytes. `field` names the list
- * in errors (`messages`, or `line 3: messages` for an import).
+ * and free of NUL, author names trimmed (checkAuthorName), timestamps parsed (UTC), metadata within
+ * maxMetadataBytes. `field` names the list in errors (`messages`, or `line 3: messages` for an import).
  */
 export function checkMessages(inputs: readonly MessageInput[], limits: MessageLimits, field = 'messages'): MessageInput[] {
   const { maxMessageChars, maxMessagesPerConversation, maxMetadataBytes } = limits;
@@ -51,7 +54,8 @@ export function checkMessages(inputs: readonly MessageInput[], limits: MessageLi
     if (input.metadata != null && boundedJsonBytes(input.metadata, `${at}.metadata`) > maxMetadataBytes) {
       throw new ValidationError(`${at}.metadata is larger than ${maxMetadataBytes} bytes`, ErrorCode.VALIDATION_ERROR, `${at}.metadata`);
     }
-    return { role: input.role, content: input.content, timestamp, metadata: input.metadata ?? null };
+    const name = input.name == null ? null : checkAuthorName(input.name, `${at}.name`);
+    return { role: input.role, name, content: input.content, timestamp, metadata: input.metadata ?? null };
   });
 }
 

@@ -31,6 +31,8 @@ export interface Message {
   /** 0-based order within the conversation. */
   position: number;
   role: MessageRole;
+  /** Who wrote it ("Melanie"): OpenAI's chat message `name`; null when not given. */
+  name: string | null;
   content: string;
   timestamp: string;
   embeddingId: string | null;
@@ -41,10 +43,14 @@ export interface Message {
 /** A message as a client hands it in. */
 export interface MessageInput {
   role: MessageRole;
+  name?: string | null;
   content: string;
   timestamp?: string;
   metadata?: Record<string, unknown> | null;
 }
+
+/** Author names (a message's `name`) are 1 to this many characters after trimming. */
+export const MAX_AUTHOR_NAME_CHARS = 100;
 
 export const isPinned = (conversation: Pick<Conversation, 'importanceScore'>): boolean =>
   conversation.importanceScore >= PINNED_IMPORTANCE;

@@ -22,6 +22,8 @@ export interface MessageHit {
   messageId: string;
   conversationId: string;
   role: MessageRole;
+  /** The author's name as stored with the message (not parsed from its content). */
+  name: string | null;
   content: string;
   timestamp: string;
   embeddingId: string | null;

@@ -7,7 +7,8 @@ export const CHARS_PER_TOKEN = 4;
  */
 export const estimateTokens = (text: string): number => Math.ceil(codePoints(text) / CHARS_PER_TOKEN);
 
-function codePoints(text: string): number {
+/** Characters as the estimate counts them: code points, a surrogate pair being one. */
+export function codePoints(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);

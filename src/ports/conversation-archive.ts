@@ -33,6 +33,7 @@ export interface ImportedConversation {
     /** Kept when no other message has it; otherwise a new one is made. */
     id: string | null;
     role: MessageRole;
+    name: string | null;
     content: string;
     timestamp: string;
     metadata: Record<string, unknown> | null;

@@ -1,3 +1,4 @@
+import { checkAuthorName } from '../domain/conversation-rules.js';
 import { ProxyError, ProxyErrorCode } from './proxy-errors.js';
 
 /** An OpenAI chat message as far as the proxy reads it; everything else passes through untouched. */
@@ -50,6 +51,20 @@ export function latestUserText(messages: readonly ChatMessage[]): string {
     if (messages[i]!.role === 'user') return messageText(messages[i]!).trim();
   }
   return '';
+}
+
+/**
+ * The author name (OpenAI's `name`) of the newest user message, as the store takes it; undefined when there is
+ * none or the store would refuse it (too long, control characters), so the exchange is still stored, unnamed.
+ */
+export function latestUserName(messages: readonly ChatMessage[]): string | undefined {
+  const name = messages.findLast((message) => message.role === 'user')?.name;
+  if (typeof name !== 'string') return undefined;
+  try {
+    return checkAuthorName(name);
+  } catch {
+    return undefined;
+  }
 }
 
 export function firstUserText(messages: readonly ChatMessage[]): string {

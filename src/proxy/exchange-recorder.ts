@@ -188,7 +188,7 @@ export class ExchangeRecorder {
 function toMessages(exchange: PendingExchange): MessageInput[] {
   const metadata = { source: PROXY_SOURCE, exchange_id: exchange.id, ...(exchange.model ? { model: exchange.model } : {}) };
   return [
-    { role: 'user', content: exchange.user.content, timestamp: exchange.user.timestamp, metadata },
+    { role: 'user', name: exchange.user.name, content: exchange.user.content, timestamp: exchange.user.timestamp, metadata },
     { role: 'assistant', content: exchange.assistant.content, timestamp: exchange.assistant.timestamp, metadata },
   ];
 }

@@ -12,7 +12,8 @@ export interface PendingExchange {
   /** Also stored in both messages' metadata (exchange_id), so a replay can tell it was already stored. */
   id: string;
   target: ExchangeTarget;
-  user: { content: string; timestamp: string };
+  /** name: the user message's author name, when it had one. */
+  user: { content: string; timestamp: string; name?: string };
   assistant: { content: string; timestamp: string };
   model?: string;
   receivedAt: string;

@@ -7,7 +7,7 @@ import { MEMORY_PREAMBLE, renderMemory } from './memory-context.js';
 const selected = (content: string, label = 'ops'): SelectedMessage => ({
   score: 0.5,
   hit: {
-    key: 1, messageId: 'm', conversationId: 'c', role: 'user', content, timestamp: '2026-03-04T05:06:07.000Z',
+    key: 1, messageId: 'm', conversationId: 'c', role: 'user', name: null, content, timestamp: '2026-03-04T05:06:07.000Z',
     embeddingId: null, metadata: null, label, folder: '/work', importanceScore: 5, status: 'active', position: 0,
   },
 });

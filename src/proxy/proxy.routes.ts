@@ -7,7 +7,7 @@ import type { ContextService } from '../features/context/context.service.js';
 import { canWrite, defaultFolder, type Scope } from '../domain/scope.js';
 import { principalOf } from '../http/principal.js';
 import {
-  labelFrom, latestUserText, messageText, validateChatBody, withSystemMessage, firstUserText, type ChatCompletionBody,
+  labelFrom, latestUserName, latestUserText, messageText, validateChatBody, withSystemMessage, firstUserText, type ChatCompletionBody,
 } from './chat-request.js';
 import { CompletionStreamReader, readCompletion, type CompletionSummary } from './completion-reader.js';
 import type { ConversationTargets, ProxyConversations } from './conversation-target.js';
@@ -95,7 +95,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     // conversation is only created with its first exchange.
     const announced = plan ? await announce(plan, request.log) : null;
     if (announced) reply.header(ResponseHeader.CONVERSATION_ID, announced);
-    const finish = plan ? exchangeSpooler(plan, receivedAt) : () => undefined;
+    const finish = plan ? exchangeSpooler(plan, receivedAt, latestUserName(body.messages)) : () => undefined;
 
     const contentType = answer.headers.get('content-type');
     if (!answer.stream) {
@@ -114,7 +114,8 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
    * Spools the exchange (durably, synchronously) at most once: called before the
    * client gets the last byte. Nothing is stored without text (a tool call, a broken stream).
    */
-  function exchangeSpooler(plan: StoragePlan, receivedAt: string): (summary: CompletionSummary | null) => void {
+  function exchangeSpooler(plan: StoragePlan, receivedAt: string, userName: string | undefined):
+    (summary: CompletionSummary | null) => void {
     let finished = false;
     return (summary) => {
       if (finished) return;
@@ -123,7 +124,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
       recorder.record({
         id: newId(),
         target: plan.target,
-        user: { content: plan.userText, timestamp: receivedAt },
+        user: { content: plan.userText, timestamp: receivedAt, ...(userName !== undefined ? { name: userName } : {}) },
         assistant: { content: summary.content, timestamp: new Date().toISOString() },
         ...(summary.model ? { model: summary.model } : {}),
         receivedAt,

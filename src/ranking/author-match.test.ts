@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { authorOf, favourNamedAuthors, namesAuthor, queryWords } from './author-match.js';
+import { authorOf, favourNamedAuthors, messageAuthor, namesAuthor, queryWords } from './author-match.js';
 
 test('authorOf reads a transcript-style "Name:" prefix and nothing else', () => {
   assert.equal(authorOf('Melanie: I painted a sunrise'), 'Melanie');
@@ -10,6 +10,13 @@ test('authorOf reads a transcript-style "Name:" prefix and nothing else', () => 
   assert.equal(authorOf('note: lowercase is not a name'), null);
   assert.equal(authorOf('https://example.com'), null);
   assert.equal(authorOf('Http://example.com is down'), null);
+});
+
+test('a message\'s author is its name when it has one, else the "Name:" its content starts with', () => {
+  assert.equal(messageAuthor({ name: 'Melanie', content: 'Caroline: quoting her, "I painted a sunrise"' }), 'Melanie');
+  assert.equal(messageAuthor({ name: 'Melanie', content: 'I painted a sunrise' }), 'Melanie');
+  assert.equal(messageAuthor({ name: null, content: 'Caroline: I painted a sunrise' }), 'Caroline');
+  assert.equal(messageAuthor({ name: null, content: 'I painted a sunrise' }), null);
 });
 
 test('a name counts as asked for when all its words are in the query, possessives included', () => {

@@ -19,6 +19,13 @@ export function authorOf(text: string): string | null {
   return AUTHOR_PREFIX.exec(text)?.[1] ?? null;
 }
 
+/**
+ * Who wrote a message: its `name` when the client gave one, else a leading "Name:" in its content (transcripts stored
+ * as "speaker: text", or before messages had names).
+ */
+export const messageAuthor = (message: { name: string | null; content: string }): string | null =>
+  message.name ?? authorOf(message.content);
+
 const WORD = /[\p{L}\p{N}]+/gu;
 export const queryWords = (text: string): Set<string> => new Set(words(text));
 const words = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().match(WORD) ?? [];

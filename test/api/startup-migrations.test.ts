@@ -37,6 +37,8 @@ test('opening an older store logs each migration it applies, then serves', async
         ['schema migration applied', 10, 'message deletions counted'],
         ['applying a schema migration', 11, 'API keys'],
         ['schema migration applied', 11, 'API keys'],
+        ['applying a schema migration', 12, 'message author names'],
+        ['schema migration applied', 12, 'message author names'],
       ]);
       assert.equal(typeof migrations[1]!.ms, 'number');
       assert.equal((await service.api('GET', '/health')).status, 200);

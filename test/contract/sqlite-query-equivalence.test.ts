@@ -247,7 +247,7 @@ describe('sqlite: the embedding state counts follow every change', () => {
     const imported = (id: string, messages: number): ImportedConversation => ({
       id, label: 'imported', folder: '/import', status: 'active', importanceScore: 5, wordCount: 0, sessionCount: 1,
       createdAt: at(30), updatedAt: at(30), lastAccessedAt: at(30), lastMessageAt: at(30),
-      messages: Array.from({ length: messages }, (_, i) => ({ id: null, role: 'user' as const, content: `imported ${i}`, timestamp: at(30 + i), metadata: null })),
+      messages: Array.from({ length: messages }, (_, i) => ({ id: null, role: 'user' as const, name: null, content: `imported ${i}`, timestamp: at(30 + i), metadata: null })),
     });
     const importedId = newId();
     await storage.archive.importAll([imported(importedId, 3), imported(newId(), 0)], 'skip');

@@ -22,7 +22,7 @@ function imported(count: number, messages: number): ImportedConversation[] {
     id: newId(), label: `import ${c}`, folder: '/imported', status: 'active', importanceScore: 5,
     wordCount: messages * 12, sessionCount: 1, createdAt: NOW, updatedAt: NOW, lastAccessedAt: NOW, lastMessageAt: NOW,
     messages: Array.from({ length: messages }, (_, i) => ({
-      id: null, role: i % 2 === 0 ? 'user' as const : 'assistant' as const,
+      id: null, role: i % 2 === 0 ? 'user' as const : 'assistant' as const, name: null,
       content: `conversation ${c} message ${i}: the migration of the orders table ran long because of the index rebuild`,
       timestamp: NOW, metadata: null,
     })),

@@ -287,6 +287,24 @@ export function storageContract(driver: ContractDriver): void {
         [['three', 2, '/a', 'chat', 'active'], ['one', 0, '/a', 'chat', 'active']]);
     }));
 
+    test('author names: stored by create, append and import; read back by lists and with hits', () => withStorage(driver, async (storage) => {
+      const named = (name: string | null, content: string): MessageInput => ({ ...says(content), name });
+      const conversation = await create(storage, { messages: [named('Melanie', 'I painted a sunrise'), named(null, 'Lovely')] });
+      const appended = await storage.conversations.appendMessages(conversation.id, [named('Caroline', 'Which lake?')], at(1), policy);
+      assert.deepEqual(appended!.messages.map((m) => m.name), ['Caroline']);
+      const listed = await storage.conversations.listMessages(conversation.id, { offset: 0, limit: 10 });
+      assert.deepEqual(listed.items.map((m) => m.name), ['Melanie', null, 'Caroline']);
+      await storage.archive.importAll([{
+        id: newId(), label: 'imported', folder: '/imp', status: 'active', importanceScore: 5, wordCount: 2, sessionCount: 1,
+        createdAt: at(2), updatedAt: at(2), lastAccessedAt: at(2), lastMessageAt: at(2),
+        messages: [{ id: null, role: 'user', name: 'Ana', content: 'imported words', timestamp: at(2), metadata: null }],
+      }], 'skip');
+      const keys = (await storage.embeddings.claimPending(10, 60_000)).map((m) => m.key);
+      const hits = await storage.search.hydrate(keys);
+      assert.deepEqual(hits.map((h) => [h.content, h.name]),
+        [['I painted a sunrise', 'Melanie'], ['Lovely', null], ['Which lake?', 'Caroline'], ['imported words', 'Ana']]);
+    }));
+
     test('vector search: nearest by cosine, with and without filters', () => withStorage(driver, async (storage) => {
       const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], up: [0, 0, 1], northeast: [1, 1, 0] };
       await create(storage, { folder: '/a', messages: [says('north'), says('east')] });
@@ -434,7 +452,7 @@ export function storageContract(driver: ContractDriver): void {
       const record = (id: string, content: string): ImportedConversation => ({
         id, label: 'imported', folder: '/imp', status: 'active', importanceScore: 5, wordCount: 2, sessionCount: 1,
         createdAt: at(2), updatedAt: at(3), lastAccessedAt: at(3), lastMessageAt: at(2),
-        messages: [{ id: null, role: 'user', content, timestamp: at(2), metadata: null }],
+        messages: [{ id: null, role: 'user', name: null, content, timestamp: at(2), metadata: null }],
       });
       const skipped = await storage.archive.importAll([record(existing.id, 'new words')], 'skip');
       assert.deepEqual([skipped.imported, skipped.skipped], [0, 1]);

@@ -47,7 +47,8 @@ describe('the integration examples', () => {
     test('ai-sdk', async () => {
       const output = await runExample('ai-sdk');
       const lines = output.trim().split('\n');
-      assert.equal(lines[0], 'From memory: The staging deploy needs the VPN profile called kestrel');
+      // The example's model echoes the memory's first message line (`role: content`, under its conversation's header).
+      assert.equal(lines[0], 'From memory: user: The staging deploy needs the VPN profile called kestrel');
       // The second call's memory holds the first exchange too, which may rank first.
       assert.match(lines[1]!, /^From memory: \S/);
       const id = /^stored in conversation (\S+)$/.exec(lines[2]!)?.[1];

@@ -103,6 +103,39 @@ describe('MCP server through the official SDK client', () => {
     }
   });
 
+  test('memory_store and memory_append take author names; memory_append, memory_search and memory_export return them', async () => {
+    const client = new Client({ name: 'memsvc-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TEST_API_KEY}` } },
+    }));
+    try {
+      const stored = await client.callTool({ name: 'memory_store', arguments: {
+        label: 'book club', folder: '/club', messages: [{ role: 'user', name: 'Melanie', content: 'I finished the lighthouse novel' }],
+      } });
+      assert.equal(stored.isError, undefined, JSON.stringify(stored.content));
+      const id = structured(stored).conversation_id as string;
+      const appended = await client.callTool({ name: 'memory_append', arguments: {
+        conversation_id: id, messages: [{ role: 'user', name: 'Caroline', content: 'Which lighthouse was it?' }, { role: 'assistant', content: 'Noted' }],
+      } });
+      assert.equal(appended.isError, undefined, JSON.stringify(appended.content));
+      assert.deepEqual(structured(appended).messages.map((m: { name: string | null }) => m.name), ['Caroline', null]);
+
+      const found = await client.callTool({ name: 'memory_search', arguments: { query: 'novel', mode: 'keyword', filters: { folder: '/club' } } });
+      assert.equal(found.isError, undefined, JSON.stringify(found.content));
+      assert.equal(structured(found).results[0].metadata.name, 'Melanie');
+      const exported = await client.callTool({ name: 'memory_export', arguments: { conversation_id: id } });
+      assert.deepEqual(structured(exported).messages.map((m: { name: string | null }) => m.name), ['Melanie', 'Caroline', null]);
+
+      const bad = await client.callTool({ name: 'memory_append', arguments: {
+        conversation_id: id, messages: [{ role: 'user', name: ' ', content: 'blank name' }],
+      } });
+      assert.equal(bad.isError, true);
+      assert.match(JSON.stringify(bad.content), /messages\[0\]\.name must not be empty/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('every tool lists an output schema, and every call answers structuredContent that the SDK client checked against it', async () => {
     const client = new Client({ name: 'memsvc-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${running.baseUrl}/mcp`), {

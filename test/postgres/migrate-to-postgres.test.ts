@@ -1,11 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
 import { copySqliteToPostgres } from '../../src/adapters/postgres/copy-from-sqlite.js';
+import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
+import { migrate, MIGRATIONS } from '../../src/adapters/sqlite/sqlite-migrations.js';
+import { DATABASE_FILE } from '../../src/adapters/sqlite/sqlite-storage.js';
 import { FakeBridge } from '../helpers/fake-bridge.js';
-import { POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
+import { PGLITE_TARGET, POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
 import { removeDir, type RunningService, startService } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -29,7 +36,7 @@ for (const target of POSTGRES_TARGETS) {
         const created = await source.api('POST', '/api/v1/conversations', {
           label: `topic ${i % 3}`, folder: `/projects/p${i}`, importance_score: 1 + i,
           messages: [
-            { role: 'user', content: `Project ${i}: the greenhouse sensors report humidity ${40 + i}%`, metadata: { n: i } },
+            { role: 'user', name: `Gardener ${i}`, content: `Project ${i}: the greenhouse sensors report humidity ${40 + i}%`, metadata: { n: i } },
             { role: 'assistant', content: `Noted for project ${i}; water the orchids on Friday.` },
           ],
         });
@@ -71,6 +78,7 @@ for (const target of POSTGRES_TARGETS) {
         const original = await target.api('GET', `/api/v1/conversations/${ids[4]}?include=messages`);
         assert.equal(original.body.folder, '/projects/p4');
         assert.deepEqual(original.body.messages[0].metadata, { n: 4 });
+        assert.deepEqual(original.body.messages.map((m: { name: string | null }) => m.name), ['Gardener 4', null], 'author names move too');
         const semantic = await target.api('POST', '/api/v1/query',
           { query: 'Project 5: the greenhouse sensors report humidity 45%', mode: 'semantic', limit: 1 });
         assert.equal(semantic.body.results[0].conversation_id, ids[5]);
@@ -90,3 +98,29 @@ for (const target of POSTGRES_TARGETS) {
     });
   });
 }
+
+describe('moving a SQLite store from before author names (schema 11)', () => {
+  test('its messages arrive without a name', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-schema-11-'));
+    const sqlite = new BetterSqlite3(join(dataDir, DATABASE_FILE));
+    migrate(sqlite, MIGRATIONS.filter((migration) => migration.version <= 11));
+    const now = '2025-01-01T00:00:00.000Z';
+    sqlite.prepare(`INSERT INTO conversations (id, label, created_at, updated_at, last_accessed_at, message_count)
+      VALUES ('0b7c5e52-7d44-4b7e-9a43-6f1a0c2d9e11', 'old', ?, ?, ?, 1)`).run(now, now, now);
+    sqlite.prepare(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp)
+      VALUES ('0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0b7c5e52-7d44-4b7e-9a43-6f1a0c2d9e11', 0, 'user', 'Melanie: hello', ?)`).run(now);
+    sqlite.close();
+    const pg = await PGLITE_TARGET.open();
+    const pool = createPool(pg.url, 1);
+    try {
+      const report = await copySqliteToPostgres({ dataDir, url: pg.url });
+      assert.equal(report.verified, true);
+      const { rows } = await pool.query('SELECT name, content FROM messages');
+      assert.deepEqual(rows, [{ name: null, content: 'Melanie: hello' }]);
+    } finally {
+      await pool.end();
+      await pg.stop();
+      removeDir(dataDir);
+    }
+  });
+});

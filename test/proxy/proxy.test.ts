@@ -64,7 +64,7 @@ describe('chat proxy', () => {
   const messagesOf = async (id: string) => {
     const response = await memsvc.api('GET', `/api/v1/conversations/${id}/messages?page_size=100`);
     assert.equal(response.status, 200);
-    return response.body.results as Array<{ role: string; content: string; metadata: Record<string, unknown> | null }>;
+    return response.body.results as Array<{ role: string; name: string | null; content: string; metadata: Record<string, unknown> | null }>;
   };
   const memoryMessage = () => upstream.lastChat.body.messages.find((m: { role: string; content: string }) =>
     m.role === 'system' && m.content.startsWith('Memory from earlier conversations'));
@@ -173,6 +173,21 @@ describe('chat proxy', () => {
         return true;
       });
     assert.equal(upstream.requests.length, before, 'nothing was forwarded');
+  });
+
+  test('the user message\'s name is stored with the exchange; one the store would refuse is left out, the exchange still stored', async () => {
+    const exchange = async (name: string) => {
+      const { response } = await client().chat.completions.create({
+        model: 'fake-gpt', messages: [{ role: 'user', name: 'Someone Else', content: 'Earlier question' }, { role: 'assistant', content: 'Earlier answer' },
+          { role: 'user', name, content: `What did ${name.slice(0, 10)} say about the Zephyr cluster?` }],
+      }).withResponse();
+      assert.equal(upstream.lastChat.body.messages.at(-1).name, name, 'forwarded as sent');
+      const stored = await waitFor(() => messagesOf(response.headers.get('x-memory-conversation-id')!),
+        { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2 });
+      return stored.map((m) => [m.role, m.name]);
+    };
+    assert.deepEqual(await exchange(' Alice '), [['user', 'Alice'], ['assistant', null]]);
+    assert.deepEqual(await exchange('x'.repeat(101)), [['user', null], ['assistant', null]]);
   });
 
   test('X-Memory-Label + X-Memory-Folder reuse the newest active conversation with that label in that folder', async () => {

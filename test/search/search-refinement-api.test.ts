@@ -10,7 +10,8 @@ import { type RunningService, startService } from '../helpers/service-harness.js
  * has its unit test (src/ranking/session-evidence.test.ts).
  */
 
-interface Session { label: string; messages: string[]; at?: string }
+/** A message is its content, or its content with its author's name. */
+interface Session { label: string; messages: Array<string | { name: string; content: string }>; at?: string }
 type Pair = Record<'refined' | 'plain', RunningService>;
 
 /** Two services over the same sessions: the default ranking, and one with `plainSearch` switched off. */
@@ -22,7 +23,9 @@ async function startPair(sessions: readonly Session[], plainSearch: DeepPartial<
     for (const session of sessions) {
       const created = await stack.api('POST', '/api/v1/conversations', {
         label: session.label, folder: '/chat',
-        messages: session.messages.map((content) => ({ role: 'user', content, ...(session.at ? { timestamp: session.at } : {}) })),
+        messages: session.messages.map((message) => ({
+          role: 'user', ...(typeof message === 'string' ? { content: message } : message), ...(session.at ? { timestamp: session.at } : {}),
+        })),
       });
       assert.equal(created.status, 201);
     }
@@ -63,6 +66,40 @@ describe('hybrid search refinement: named authors', () => {
     const refined = await ask('refined', 'What did Melanie paint?');
     assert.match(plain[0]!, /^Caroline: Melanie, your painting/);
     assert.match(refined[0]!, /^Melanie: Thanks! I painted a horse/);
+  });
+});
+
+describe('hybrid search refinement: named authors given as the message name', () => {
+  // The transcript above with each speaker as the message's name and no "Name:" in the content.
+  const transcript = [
+    { label: 'saturday', messages: [
+      { name: 'Caroline', content: 'Melanie, your painting of the lake is gorgeous, you should paint more!' },
+      { name: 'Melanie', content: 'Thanks! I painted a horse last week as well.' },
+      { name: 'Caroline', content: 'We hiked up to the waterfall on Saturday morning.' },
+    ] },
+    { label: 'monday', messages: [
+      { name: 'Melanie', content: 'The kids want a pet hamster.' },
+      { name: 'Caroline', content: 'Work was busy, lots of meetings about the waterfall project budget.' },
+      { name: 'Melanie', content: 'I bought new running shoes.' },
+    ] },
+  ];
+
+  let stacks: Pair;
+  before(async () => { stacks = await startPair(transcript, { author_weight: 0, session_weight: 0 }); });
+  after(() => stopPair(stacks));
+
+  const ask = async (name: 'refined' | 'plain', query: string) => {
+    const response = await stacks[name].api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
+    assert.equal(response.status, 200);
+    return (response.body as { results: Array<{ content: string; metadata: { name: string | null } }> }).results;
+  };
+
+  test('"What did Melanie paint?" puts her message above Caroline\'s that names her', async () => {
+    const plain = await ask('plain', 'What did Melanie paint?');
+    const refined = await ask('refined', 'What did Melanie paint?');
+    assert.match(plain[0]!.content, /^Melanie, your painting/, 'control: by words and meaning alone Caroline\'s comes first');
+    assert.match(refined[0]!.content, /^Thanks! I painted a horse/);
+    assert.equal(refined[0]!.metadata.name, 'Melanie');
   });
 });
 

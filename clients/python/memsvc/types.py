@@ -27,8 +27,9 @@ class _MessageInputRequired(TypedDict):
 
 
 class MessageInput(_MessageInputRequired, total=False):
-    """A message to store: role and content; optionally when it was said and free-form metadata."""
+    """A message to store: role and content; optionally its author's name, when it was said and free-form metadata."""
 
+    name: str  # the author ("Melanie"): 1 to 100 characters after trimming; leave it out rather than send None
     timestamp: str
     metadata: Optional[JsonObject]
 
@@ -59,6 +60,7 @@ class Message(TypedDict):
     conversation_id: str
     position: int
     role: str
+    name: Optional[str]  # the author's name as given; None when not
     content: str
     timestamp: str
     embedding_id: Optional[str]
@@ -166,6 +168,7 @@ class Folder(TypedDict):
 
 class SearchHitMetadata(TypedDict):
     role: str
+    name: Optional[str]
     position: int
     importance_score: int
     status: str
@@ -201,6 +204,7 @@ class FullTextHit(TypedDict):
     id: str
     conversation_id: str
     role: str
+    name: Optional[str]
     content: str
     timestamp: str
     embedding_id: Optional[str]
@@ -230,6 +234,7 @@ class ContextMessage(TypedDict):
     id: str
     conversation_id: str
     role: str
+    name: Optional[str]
     content: str
     timestamp: str
     embedding_id: Optional[str]

@@ -86,7 +86,7 @@ class ConversationTests(ServiceTestCase):
         folder = new_folder("crud")
         created = self.client.conversations.create(
             "parquet nulls", folder=folder, importance_score=7,
-            messages=[{"role": "user", "content": "The parquet writer drops null columns"}],
+            messages=[{"role": "user", "name": "Ana", "content": "The parquet writer drops null columns"}],
         )
         self.addCleanup(self._delete_quietly, created["id"])
         self.assertEqual(created["conversation_id"], created["id"])
@@ -103,8 +103,8 @@ class ConversationTests(ServiceTestCase):
         self.assertEqual(read["message_count"], 2)
         self.assertNotIn("messages", read)
         full = self.client.conversations.get(created["id"], include_messages=True)
-        self.assertEqual([m["content"] for m in full["messages"]],
-                         ["The parquet writer drops null columns", "Set the schema explicitly"])
+        self.assertEqual([(m["name"], m["content"]) for m in full["messages"]],
+                         [("Ana", "The parquet writer drops null columns"), (None, "Set the schema explicitly")])
         page = self.client.conversations.messages(created["id"], page=2, page_size=1)
         self.assertEqual((page["total"], page["page"], page["results"][0]["role"]), (2, 2, "assistant"))
 

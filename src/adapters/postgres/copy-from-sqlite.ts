@@ -140,23 +140,25 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
   if (ids.length === 0) return 0;
   const idList = JSON.stringify(ids);
 
-  const messages = sqlite.prepare(`SELECT id, conversation_id, position, role, content, timestamp, metadata, embedding_status,
+  // A store from before author names (SQLite migration 12) has no name column: its messages have none.
+  const name = hasColumn(sqlite, 'messages', 'name') ? 'name' : 'NULL AS name';
+  const messages = sqlite.prepare(`SELECT id, conversation_id, position, role, ${name}, content, timestamp, metadata, embedding_status,
       embedding_attempts, embedding_error FROM messages WHERE conversation_id IN (SELECT value FROM json_each(?))`).all(idList) as Array<{
-    id: string; conversation_id: string; position: number; role: string; content: string; timestamp: string; metadata: string | null;
-    embedding_status: string; embedding_attempts: number; embedding_error: string | null;
+    id: string; conversation_id: string; position: number; role: string; name: string | null; content: string; timestamp: string;
+    metadata: string | null; embedding_status: string; embedding_attempts: number; embedding_error: string | null;
   }>;
   if (messages.length > 0) {
     // Full text with neighbours computed as the rows go in (each row written once), as appends do.
     await client.query(`
-      INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata, search_tsv)
-      SELECT id, conversation_id, position, role, content, timestamp, metadata,
+      INSERT INTO messages (id, conversation_id, position, role, name, content, timestamp, metadata, search_tsv)
+      SELECT id, conversation_id, position, role, name, content, timestamp, metadata,
         ${searchVector('content', 'lag(content) OVER w', 'lead(content) OVER w')}
-      FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
-        AS i(id, conversation_id, position, role, content, timestamp, metadata)
+      FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+        AS i(id, conversation_id, position, role, content, timestamp, metadata, name)
       WINDOW w AS (PARTITION BY conversation_id ORDER BY position)`,
     [messages.map((m) => m.id), messages.map((m) => m.conversation_id), messages.map((m) => m.position),
       messages.map((m) => m.role), messages.map((m) => m.content), messages.map((m) => m.timestamp),
-      messages.map((m) => m.metadata)]);
+      messages.map((m) => m.metadata), messages.map((m) => m.name)]);
   }
 
   const vectors = sqlite.prepare(`SELECT m.id, v.model, v.vector FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
@@ -195,6 +197,9 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
   }
   return ids.length;
 }
+
+const hasColumn = (db: BetterSqlite3.Database, table: string, column: string) =>
+  (db.prepare(`SELECT 1 FROM pragma_table_info(?) WHERE name = ?`).get(table, column)) !== undefined;
 
 function sqliteCounts(db: BetterSqlite3.Database): StoreCounts {
   const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;

@@ -54,7 +54,7 @@ export class PostgresConversationArchive implements ConversationArchive {
           // A message keeps its id unless another message (stored, or earlier in this record) has it.
           const keep = m.id !== null && !taken.has(m.id) && !seen.has(m.id);
           if (keep) seen.add(m.id!);
-          return { id: keep ? m.id! : newMessageId(), position, role: m.role, content: m.content, timestamp: m.timestamp, metadata: m.metadata };
+          return { id: keep ? m.id! : newMessageId(), position, role: m.role, name: m.name, content: m.content, timestamp: m.timestamp, metadata: m.metadata };
         }));
         outcome.imported += 1;
         outcome.messages += c.messages.length;

@@ -104,7 +104,7 @@ export class PostgresConversationStore implements ConversationStore {
 
   async listMessages(conversationId: string, page: PageRequest): Promise<{ items: Message[]; total: number }> {
     const [messages, total] = await Promise.all([
-      this.pool.query<MessageRow>(`SELECT m.id, m.conversation_id, m.position, m.role, m.content, m.timestamp, m.metadata,
+      this.pool.query<MessageRow>(`SELECT m.id, m.conversation_id, m.position, m.role, m.name, m.content, m.timestamp, m.metadata,
         ${EMBEDDING_COLUMNS} FROM messages m LEFT JOIN embedding_jobs j ON j.message_seq = m.seq
         WHERE m.conversation_id = $1 ORDER BY m.position LIMIT $2 OFFSET $3`,
       [conversationId, page.limit, page.offset]),

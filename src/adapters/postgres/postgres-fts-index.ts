@@ -12,6 +12,7 @@ export interface NewMessageRow {
   id: string;
   position: number;
   role: string;
+  name: string | null;
   content: string;
   timestamp: string;
   metadata: Record<string, unknown> | null;
@@ -28,19 +29,20 @@ export function messageInsertCtes(conversationId: string, messages: readonly New
   return {
     sql: `
     input AS (
-      SELECT * FROM unnest(${$(0)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[])
-        AS i(id, position, role, content, timestamp, metadata)),
+      SELECT * FROM unnest(${$(0)}::text[], ${$(2)}::int[], ${$(3)}::text[], ${$(4)}::text[], ${$(5)}::text[], ${$(6)}::text[],
+        ${$(8)}::text[]) AS i(id, position, role, content, timestamp, metadata, name)),
     earlier AS (SELECT content FROM messages WHERE conversation_id = ${$(1)} AND position = ${$(7)} - 1),
     inserted AS (
-      INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata, search_tsv)
-      SELECT id, ${$(1)}, position, role, content, timestamp, metadata,
+      INSERT INTO messages (id, conversation_id, position, role, name, content, timestamp, metadata, search_tsv)
+      SELECT id, ${$(1)}, position, role, name, content, timestamp, metadata,
         ${searchVector('content', 'coalesce(lag(content) OVER w, (SELECT content FROM earlier))', 'lead(content) OVER w')}
       FROM input WINDOW w AS (ORDER BY position)
       RETURNING seq),
     jobs AS (INSERT INTO embedding_jobs (message_seq) SELECT seq FROM inserted)`,
     params: [messages.map((m) => m.id), conversationId, messages.map((m) => m.position), messages.map((m) => m.role),
       messages.map((m) => m.content), messages.map((m) => m.timestamp),
-      messages.map((m) => (m.metadata === null ? null : JSON.stringify(m.metadata))), messages[0]?.position ?? 0],
+      messages.map((m) => (m.metadata === null ? null : JSON.stringify(m.metadata))), messages[0]?.position ?? 0,
+      messages.map((m) => m.name)],
   };
 }
 

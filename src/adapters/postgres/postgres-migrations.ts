@@ -161,6 +161,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE UNIQUE INDEX api_keys_active_name ON api_keys (name) WHERE revoked_at IS NULL;
     `,
   },
+  {
+    version: 6,
+    name: 'message author names',
+    sql: `
+      -- Who wrote a message (OpenAI's chat message name), when the client says. A nullable column without a default
+      -- is added without rewriting the table.
+      ALTER TABLE messages ADD COLUMN name text;
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock that lets one replica migrate while the others wait. */

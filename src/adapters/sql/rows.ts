@@ -22,6 +22,7 @@ export interface MessageRow {
   conversation_id: string;
   position: number;
   role: MessageRole;
+  name: string | null;
   content: string;
   timestamp: string;
   metadata: string | null;
@@ -52,6 +53,7 @@ export function toMessage(row: MessageRow): Message {
     conversationId: row.conversation_id,
     position: row.position,
     role: row.role,
+    name: row.name,
     content: row.content,
     timestamp: row.timestamp,
     embeddingId: row.embedding_id,
@@ -65,14 +67,14 @@ export function toMessage(row: MessageRow): Message {
  * `embeddingId` is the expression of the message's embedding id (a column on SQLite, derived on PostgreSQL).
  */
 export const hitColumns = (embeddingId: string) => `m.seq, m.id, m.conversation_id, m.role, m.content, m.timestamp,
-  ${embeddingId}, m.metadata, m.position, c.label, c.folder, c.importance_score, c.status`;
+  ${embeddingId}, m.metadata, m.position, c.label, c.folder, c.importance_score, c.status, m.name`;
 export const HIT_COLUMNS = hitColumns('m.embedding_id');
 
 /** A row of HIT_COLUMNS, read as an array (better-sqlite3's raw(), pg's rowMode 'array'). */
 export type HitColumns = [
   seq: number, id: string, conversationId: string, role: MessageHit['role'], content: string, timestamp: string,
   embeddingId: string | null, metadata: string | null, position: number, label: string, folder: string,
-  importanceScore: number, status: MessageHit['status'],
+  importanceScore: number, status: MessageHit['status'], name: string | null,
 ];
 
 /**
@@ -87,6 +89,7 @@ export function hitFromColumns(row: HitColumns): MessageHit {
     messageId: row[1],
     conversationId: row[2],
     role: row[3],
+    name: row[13],
     content: row[4],
     timestamp: row[5],
     embeddingId: row[6],

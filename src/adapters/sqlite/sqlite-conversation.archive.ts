@@ -38,8 +38,8 @@ export class SqliteConversationArchive implements ConversationArchive {
     const insertConversation = this.statements.get(`INSERT INTO conversations (id, label, folder, status, importance_score,
         word_count, message_count, session_count, created_at, updated_at, last_message_at, last_accessed_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertMessage = this.statements.get(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const insertMessage = this.statements.get(`INSERT INTO messages (id, conversation_id, position, role, name, content, timestamp,
+        metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     return atomically(this.db, () => {
       const outcome: ImportOutcome = { imported: 0, replaced: 0, skipped: 0, messages: 0, renamed: [], removedMessageKeys: [] };
       for (const c of conversations) {
@@ -59,7 +59,7 @@ export class SqliteConversationArchive implements ConversationArchive {
           c.sessionCount, c.createdAt, c.updatedAt, c.lastMessageAt, c.lastAccessedAt);
         const stored = c.messages.map((m, position) => {
           const messageId = m.id !== null && messageIdTaken.get(m.id) === undefined ? m.id : newMessageId();
-          const { lastInsertRowid } = insertMessage.run(messageId, id, position, m.role, m.content, m.timestamp,
+          const { lastInsertRowid } = insertMessage.run(messageId, id, position, m.role, m.name, m.content, m.timestamp,
             m.metadata === null ? null : JSON.stringify(m.metadata));
           return { seq: Number(lastInsertRowid), content: m.content };
         });

@@ -206,12 +206,12 @@ export class SqliteConversationStore implements ConversationStore {
 
   /** Inserts planned messages (in a transaction) and counts them pending; each with its key, for the full-text index. */
   private insertPlanned(id: string, planned: readonly PlannedMessage[]): Array<IndexedText & { message: Message }> {
-    const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, content, timestamp, metadata)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const insert = this.stmt(`INSERT INTO messages (id, conversation_id, position, role, name, content, timestamp, metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
     const inserted = planned.map((plannedMessage) => {
       const message: Message = { id: newMessageId(), conversationId: id, ...plannedMessage, embeddingId: null, embeddingStatus: 'pending' };
-      const { lastInsertRowid } = insert.run(message.id, id, message.position, message.role, message.content, message.timestamp,
-        message.metadata === null ? null : JSON.stringify(message.metadata));
+      const { lastInsertRowid } = insert.run(message.id, id, message.position, message.role, message.name, message.content,
+        message.timestamp, message.metadata === null ? null : JSON.stringify(message.metadata));
       return { seq: Number(lastInsertRowid), content: message.content, message };
     });
     addPendingMessages((sql) => this.stmt(sql), inserted.length);

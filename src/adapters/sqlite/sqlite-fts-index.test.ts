@@ -31,7 +31,7 @@ describe('sqlite full-text rows: created, imported and appended conversations ar
     await storage.archive.importAll([{
       id: ids.imported, label: 'b', folder: '/', status: 'active', importanceScore: 5, wordCount: 0, sessionCount: 1,
       createdAt: NOW, updatedAt: NOW, lastAccessedAt: NOW, lastMessageAt: NOW,
-      messages: TEXTS.map((content) => ({ id: null, role: 'user', content, timestamp: NOW, metadata: null })),
+      messages: TEXTS.map((content) => ({ id: null, role: 'user', name: null, content, timestamp: NOW, metadata: null })),
     }], 'skip');
     await storage.conversations.create({ id: ids.appended, label: 'c', folder: '/', importanceScore: 5, messages: [], now: NOW }, POLICY);
     await storage.conversations.appendMessages(ids.appended, TEXTS.slice(0, 2).map(message), NOW, POLICY);

@@ -245,6 +245,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX api_keys_active_name ON api_keys (name) WHERE revoked_at IS NULL;
     `,
   },
+  {
+    version: 12,
+    name: 'message author names',
+    sql: `
+      -- Who wrote a message (OpenAI's chat message name), when the client says: named-author ranking reads it before
+      -- falling back to a "Name:" at the start of the content. Adding a nullable column rewrites no rows.
+      ALTER TABLE messages ADD COLUMN name TEXT;
+    `,
+  },
 ];
 
 /**

@@ -43,3 +43,16 @@ test('duplicates by key are packed once, the better-ranked one', () => {
 test('an empty capacity packs nothing; zero-cost items still need room', () => {
   assert.deepEqual(packGreedy([{ cost: 0 }], 0, { cost: (item) => item.cost }).items, []);
 });
+
+test('a group\'s shared cost is paid once, by the item that opens it', () => {
+  const items = [
+    { id: 'a1', group: 'a', size: 3 }, { id: 'b1', group: 'b', size: 3 }, { id: 'a2', group: 'a', size: 3 },
+    { id: 'a3', group: 'a', size: 3 },
+  ];
+  const options = { cost: (item: typeof items[number]) => item.size, group: { key: (item: typeof items[number]) => item.group, cost: () => 4 } };
+  // a1 7, b1 7 (14), a2 3 (17), a3 3 (20): a header of 4 is paid by a1 and b1 only.
+  assert.deepEqual(packGreedy(items, 20, options).items.map((item) => item.id), ['a1', 'b1', 'a2', 'a3']);
+  assert.equal(packGreedy(items, 20, options).tokens, 20);
+  // With room for 13, b1 and its header do not fit after a1 (7 + 3 + 4 > 13), but a's later items do.
+  assert.deepEqual(packGreedy(items, 13, options).items.map((item) => item.id), ['a1', 'a2', 'a3']);
+});

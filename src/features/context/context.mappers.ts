@@ -1,4 +1,4 @@
-import { renderContext, type SelectedMessage } from './context-selection.js';
+import { inContextOrder, renderContext, type SelectedMessage } from './context-selection.js';
 import { estimateTokens } from '../../domain/token-count.js';
 import type { AssembledContext } from './context.service.js';
 import { toHitMessage } from '../search/search.mappers.js';
@@ -6,12 +6,14 @@ import { toHitMessage } from '../search/search.mappers.js';
 /** The text variant: one prompt-ready string with its sources. */
 export function toContextText(assembled: AssembledContext) {
   const text = renderContext(assembled.messages, assembled.request.includeMetadata);
+  // Sources follow the text, so the nth source is the nth message there.
+  const ordered = inContextOrder(assembled.messages, assembled.request.includeMetadata);
   return {
     context: text,
     token_count: estimateTokens(text),
-    conversation_ids: [...new Set(assembled.messages.map((message) => message.hit.conversationId))],
-    message_count: assembled.messages.length,
-    sources: assembled.messages.map(({ hit, score }) => ({
+    conversation_ids: [...new Set(ordered.map((message) => message.hit.conversationId))],
+    message_count: ordered.length,
+    sources: ordered.map(({ hit, score }) => ({
       message_id: hit.messageId,
       conversation_id: hit.conversationId,
       label: hit.label,

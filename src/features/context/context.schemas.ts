@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
+import { AuthorName, Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
 import { StringEnum } from '../../http/schema-types.js';
 import { CONTEXT_RANKINGS } from './context-ranking.js';
 
@@ -36,7 +36,7 @@ export const AssembleContextBody = Type.Object({
   })),
   max_tokens: Type.Optional(Budget('The text variant\'s name for context_budget; give one of the two.')),
   include_metadata: Type.Optional(Type.Boolean({
-    description: 'text format: head each message with [label | folder | timestamp | role]. Default true.',
+    description: 'text format: group the messages under a [label | folder | date] line per conversation and day. Default true.',
   })),
 }, { additionalProperties: false });
 export type AssembleContextBody = Static<typeof AssembleContextBody>;
@@ -45,6 +45,7 @@ export const ContextMessage = Type.Object({
   id: Type.String(),
   conversation_id: Type.String(),
   role: Role,
+  name: AuthorName,
   content: Type.String(),
   timestamp: Timestamp,
   embedding_id: Type.Union([Type.String(), Type.Null()]),
@@ -68,7 +69,7 @@ export const ContextSource = Type.Object({
 });
 
 export const ContextText = Type.Object({
-  context: Type.String({ description: 'The messages, best first, separated by blank lines' }),
+  context: Type.String({ description: 'The messages as "role: content" lines; with metadata grouped per conversation and day under [label | folder | date], the best message\'s group first, each in conversation order' }),
   token_count: Type.Integer({ description: 'Estimated tokens of context (characters / 4, rounded up)' }),
   conversation_ids: Type.Array(Type.String()),
   message_count: Type.Integer(),

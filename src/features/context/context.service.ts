@@ -2,11 +2,11 @@ import type { MessageSearchReader } from '../../ports/message-search.js';
 import { PINNED_IMPORTANCE } from '../../domain/conversation.js';
 import { ErrorCode, UnavailableError, ValidationError } from '../../domain/errors.js';
 import { isInFolder, normalizeFolder, type FolderLimits } from '../../domain/folder-path.js';
-import type { ScoredKey, SearchFilter } from '../../domain/search.js';
+import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextReader } from '../../ports/context-reader.js';
 import type { Logger } from '../../ports/logger.js';
-import { authorOf, namesAuthor, queryWords } from '../../ranking/author-match.js';
+import { messageAuthor, namesAuthor, queryWords } from '../../ranking/author-match.js';
 import { periodMatcher } from '../../ranking/time-mention.js';
 import type { PeriodReader } from '../../ports/period-reader.js';
 import { DEFAULT_TUNING, queryRelevance, type ContextRanking, type RelevanceSignals, type RelevanceTuning } from './context-ranking.js';
@@ -187,8 +187,8 @@ export class ContextService {
     const words = queryWords(request.query);
     const inNamedPeriod = periodMatcher(await pendingPeriods);
     const named = new Map<string, boolean>();
-    const namesAuthorOf = (content: string) => {
-      const author = authorOf(content);
+    const namesAuthorOf = (hit: MessageHit) => {
+      const author = messageAuthor(hit);
       if (author === null) return false;
       if (!named.has(author)) named.set(author, namesAuthor(words, author));
       return named.get(author)!;
@@ -208,7 +208,7 @@ export class ContextService {
         importance: hit.importanceScore,
         timestamp: hit.timestamp,
         label: hit.label,
-        namedAuthor: namesAuthorOf(hit.content),
+        namedAuthor: namesAuthorOf(hit),
         namedPeriod: inNamedPeriod?.(hit.timestamp) ?? false,
         session: hit.conversationId,
         hit,

@@ -8,6 +8,7 @@ export const toMessageResponse = (message: Message) => ({
   conversation_id: message.conversationId,
   position: message.position,
   role: message.role,
+  name: message.name,
   content: message.content,
   timestamp: message.timestamp,
   embedding_id: message.embeddingId,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
-import { MAX_IMPORTANCE } from '../../domain/conversation.js';
+import { MAX_AUTHOR_NAME_CHARS, MAX_IMPORTANCE } from '../../domain/conversation.js';
 
 /** Shared building blocks, also used by other features and the MCP tools. */
 export const ErrorResponse = Type.Object(
@@ -14,9 +14,13 @@ export const EmptyResponse = Type.Unsafe<undefined>({ description: 'Empty body' 
 export const Role = StringEnum(['user', 'assistant', 'system']);
 export const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
 export const Timestamp = Type.String({ description: 'ISO 8601, UTC, with Z' });
+/** A stored message's author name, on every answer that carries the message. */
+export const AuthorName = Type.Union([Type.String(), Type.Null()], { description: 'Who wrote the message (messages[].name); null when not given.' });
 
 export const MessageInput = Type.Object({
   role: Role,
+  name: Type.Optional(Type.String({ description: `The author's name, as OpenAI's chat message name ("Melanie"): 1 to ${MAX_AUTHOR_NAME_CHARS} ` +
+    'characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content.' })),
   content: Type.String({ minLength: 1, description: 'At most limits.max_message_chars (100,000) characters.' }),
   timestamp: Type.Optional(Type.String({ description: 'When it was said (ISO 8601; without a zone, UTC); default now.' })),
   metadata: Type.Optional(Metadata),
@@ -28,6 +32,7 @@ export const MessageResponse = Type.Object({
   conversation_id: Type.String(),
   position: Type.Integer(),
   role: Role,
+  name: AuthorName,
   content: Type.String(),
   timestamp: Timestamp,
   embedding_id: Type.Union([Type.String(), Type.Null()]),

@@ -25,9 +25,11 @@ export const conversationRecord = (c: Conversation) => ({
   last_accessed: c.lastAccessedAt,
 });
 
+/** Without a name, `name` is left out: import reads messages as create takes them, and create refuses a null name. */
 export const messageRecord = (m: Message) => ({
   id: m.id,
   role: m.role,
+  ...(m.name !== null ? { name: m.name } : {}),
   content: m.content,
   timestamp: m.timestamp,
   metadata: m.metadata,
@@ -72,7 +74,7 @@ export function exportWriter(format: ExportFormat, header: { exportedAt: string;
         begin: (c) => `\n---\n\n## ${oneLine(c.label)}\n\n` +
           `- id: \`${c.id}\`\n- folder: \`${c.folder}\`\n- status: ${c.status}\n- importance: ${c.importanceScore}\n` +
           `- created: ${c.createdAt}\n- updated: ${c.updatedAt}\n- messages: ${c.messageCount}\n`,
-        message: (m) => `\n### ${m.role} · ${m.timestamp}\n\n${m.content}\n`,
+        message: (m) => `\n### ${m.role}${m.name !== null ? ` · ${m.name}` : ''} · ${m.timestamp}\n\n${m.content}\n`,
         end: () => '',
         close: (count) => `\n---\n\n${count} conversation${count === 1 ? '' : 's'} exported.\n`,
       };

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
-import { CreateConversationBody, MessageInput, Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
+import { AuthorName, CreateConversationBody, MessageInput, Metadata, Role, Timestamp } from '../conversations/conversations.schemas.js';
 import { DEFAULT_IMPORT_SEQUENCE } from './import-sequence.js';
 
 export const ExportBody = Type.Object({
@@ -66,6 +66,7 @@ export const ExportConversationResponse = Type.Object({
   }),
   messages: Type.Array(Type.Object({
     role: Role,
+    name: AuthorName,
     content: Type.String(),
     timestamp: Timestamp,
     metadata: Type.Optional(Metadata),

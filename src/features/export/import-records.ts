@@ -59,6 +59,7 @@ export function parseConversationRecord(raw: unknown, place: RecordPlace, limits
     return {
       id: messageId?.toLowerCase() ?? null,
       role: message.role,
+      name: message.name ?? null,
       content: message.content,
       timestamp: message.timestamp ?? messageDefaultTime,
       metadata: message.metadata ?? null,

@@ -19,7 +19,7 @@ import { SearchService } from './search.service.js';
 const silent: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 const folderLimits: FolderLimits = { maxChars: 500, maxDepth: 10 };
 const hit = (key: number): MessageHit => ({
-  key, messageId: `m${key}`, conversationId: 'c1', role: 'user', content: `message ${key}`, timestamp: '2026-06-01T00:00:00.000Z',
+  key, messageId: `m${key}`, conversationId: 'c1', role: 'user', name: null, content: `message ${key}`, timestamp: '2026-06-01T00:00:00.000Z',
   embeddingId: null, metadata: null, label: 'notes', folder: '/work', importanceScore: 5, status: 'active', position: key,
 });
 

@@ -6,6 +6,7 @@ export const toHitMessage = (hit: MessageHit) => ({
   id: hit.messageId,
   conversation_id: hit.conversationId,
   role: hit.role,
+  name: hit.name,
   content: hit.content,
   timestamp: hit.timestamp,
   embedding_id: hit.embeddingId,
@@ -18,6 +19,7 @@ export const toSearchHitResponse = (hit: ScoredHit) => ({
   content: hit.content,
   metadata: {
     role: hit.role,
+    name: hit.name,
     position: hit.position,
     importance_score: hit.importanceScore,
     status: hit.status,

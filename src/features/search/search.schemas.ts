@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum } from '../../http/schema-types.js';
 import { MAX_IMPORTANCE } from '../../domain/conversation.js';
+import { AuthorName } from '../conversations/conversations.schemas.js';
 import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from '../../domain/full-text-query.js';
 
 export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
@@ -35,6 +36,7 @@ export const SearchHit = Type.Object({
   content: Type.String(),
   metadata: Type.Object({
     role: Type.String(),
+    name: AuthorName,
     position: Type.Integer(),
     importance_score: Type.Integer(),
     status: Type.String(),
@@ -72,6 +74,7 @@ export const FullTextHit = Type.Object({
   id: Type.String(),
   conversation_id: Type.String(),
   role: Type.String(),
+  name: AuthorName,
   content: Type.String(),
   timestamp: Type.String(),
   embedding_id: Type.Union([Type.String(), Type.Null()]),

@@ -14,7 +14,7 @@ export const exportTool = defineTool({
     const includeMetadata = input.include_metadata ?? true;
     const format = input.format ?? 'json';
     const messages = (await conversations.allMessages(c.id)).map((m) => ({
-      role: m.role, content: m.content, timestamp: m.timestamp,
+      role: m.role, name: m.name, content: m.content, timestamp: m.timestamp,
       ...(includeMetadata ? { metadata: m.metadata } : {}),
     }));
     const conversation = {
@@ -35,7 +35,8 @@ function toMarkdown({ conversation, messages }: Pick<ExportedConversation, 'conv
       `- importance: ${conversation.importance_score}`, `- created: ${conversation.created_at}`, '');
   }
   for (const message of messages) {
-    lines.push(`## ${message.role}${includeMetadata ? ` (${message.timestamp})` : ''}`, '', message.content, '');
+    const author = message.name !== null ? ` · ${message.name}` : '';
+    lines.push(`## ${message.role}${author}${includeMetadata ? ` (${message.timestamp})` : ''}`, '', message.content, '');
   }
   return lines.join('\n');
 }

@@ -155,6 +155,7 @@ function MessageItem({ message, isTarget, terms, targetRef }:
       aria-label={isTarget ? `Matched message ${message.position + 1}` : undefined}>
       <div class="message-meta">
         <span class="role">{message.role}</span>
+        {message.name !== null ? <span class="author">{message.name}</span> : null}
         <span class="muted small">#{message.position + 1}</span>
         <time class="muted small" dateTime={message.timestamp}>{formatDate(message.timestamp)}</time>
         <EmbeddingBadge state={message.embedding_status} />

@@ -1,11 +1,11 @@
 import type { MessageHit, ScoredKey } from '../../../domain/search.js';
-import { authorOf, AUTHOR_WEIGHT, favourNamedAuthors } from '../../../ranking/author-match.js';
+import { AUTHOR_WEIGHT, favourNamedAuthors, messageAuthor } from '../../../ranking/author-match.js';
 import { passSessionEvidence } from '../../../ranking/session-evidence.js';
 import { favourNamedPeriods, TIME_WEIGHT, type NamedPeriod } from '../../../ranking/time-mention.js';
 
 /** The second ranking stage after fusion and neighbour propagation; 0 switches a component off. */
 export interface Refinement {
-  /** Multiplier bonus for messages whose author (a leading "Name:") the query names. */
+  /** Multiplier bonus for messages whose author (its name, else a leading "Name:") the query names. */
   authorWeight: number;
   /** Share of its session's (conversation's) best scores each message gains. */
   sessionWeight: number;
@@ -49,7 +49,7 @@ export async function refineRanking(
   let refined = ranking.filter((item) => hits.has(item.key));
   const authors = new Map<number, string | null>();
   refined = favourNamedAuthors(query, refined, (key) => {
-    if (!authors.has(key)) authors.set(key, authorOf(hits.get(key)!.content));
+    if (!authors.has(key)) authors.set(key, messageAuthor(hits.get(key)!));
     return authors.get(key);
   }, refinement.authorWeight);
   refined = favourNamedPeriods(periods, refined, (key) => hits.get(key)?.timestamp, refinement.timeWeight);
