@@ -35,6 +35,14 @@ async function startPair(sessions: readonly Session[], plainSearch: DeepPartial<
 }
 
 const stopPair = async (pair: Pair) => { await Promise.all(Object.values(pair).map((stack) => stack.stop())); };
+
+type Hit = { content: string; metadata: { name?: string | null } };
+/** The hybrid hits of `query` from one stack of the pair, best first. */
+async function hybridHits(stack: RunningService, query: string): Promise<Hit[]> {
+  const response = await stack.api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
+  assert.equal(response.status, 200);
+  return (response.body as { results: Hit[] }).results;
+}
 describe('hybrid search refinement: named authors', () => {
 
   const transcript = [
@@ -55,11 +63,7 @@ describe('hybrid search refinement: named authors', () => {
   before(async () => { stacks = await startPair(transcript, { author_weight: 0, session_weight: 0 }); });
   after(() => stopPair(stacks));
 
-  const ask = async (name: 'refined' | 'plain', query: string) => {
-    const response = await stacks[name].api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
-    assert.equal(response.status, 200);
-    return (response.body as { results: Array<{ content: string; score: number }> }).results.map((hit) => hit.content);
-  };
+  const ask = async (name: 'refined' | 'plain', query: string) => (await hybridHits(stacks[name], query)).map((hit) => hit.content);
 
   test('"What did Melanie paint?" puts what Melanie said above what was said to her', async () => {
     const plain = await ask('plain', 'What did Melanie paint?');
@@ -88,11 +92,7 @@ describe('hybrid search refinement: named authors given as the message name', ()
   before(async () => { stacks = await startPair(transcript, { author_weight: 0, session_weight: 0 }); });
   after(() => stopPair(stacks));
 
-  const ask = async (name: 'refined' | 'plain', query: string) => {
-    const response = await stacks[name].api('POST', '/api/v1/query', { query, mode: 'hybrid', limit: 8 });
-    assert.equal(response.status, 200);
-    return (response.body as { results: Array<{ content: string; metadata: { name: string | null } }> }).results;
-  };
+  const ask = (name: 'refined' | 'plain', query: string) => hybridHits(stacks[name], query);
 
   test('"What did Melanie paint?" puts her message above Caroline\'s that names her', async () => {
     const plain = await ask('plain', 'What did Melanie paint?');
