@@ -77,7 +77,7 @@ export async function runDriver(options: DriverRunOptions): Promise<DriverRun> {
     measurements.push({ group, name: 'POST /conversations (10 messages), concurrency 8', ...ingest,
       note: `${round(figures.ack, 0)} messages/s acknowledged` });
     options.log(`${options.name}: ${round(figures.ack, 0)} msgs/s acknowledged; waiting for the pipeline`);
-    await service.waitForEmbeddings(6 * HOURS);
+    await service.waitForEmbeddings(6 * HOURS, { inGraph: true });
     const pipelineMs = performance.now() - started;
     figures.pipeline = (messages / pipelineMs) * 1000;
     measurements.push({ group, name: 'stored -> embedded -> indexed (whole pipeline)', concurrency: CONCURRENCY,

@@ -40,8 +40,11 @@ export interface ServiceClient {
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
   /** A call without the API key: full control over headers and body. */
   raw<T = any>(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
-  /** Resolves once every stored message is embedded and searchable. */
-  waitForEmbeddings(timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once every stored message is embedded and searchable; with `inGraph`, once none waits for the
+   * vector graph either (waiting vectors are searchable by an exact scan, which a benchmark should not time).
+   */
+  waitForEmbeddings(timeoutMs?: number, options?: { inGraph?: boolean }): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -197,10 +200,11 @@ function serviceClient(baseUrl: string, apiKey: string, embeddingTimeoutMs = 30_
       });
     },
     raw: (method, path, init = {}) => send(method, path, init.body, init.headers ?? {}),
-    async waitForEmbeddings(timeoutMs = embeddingTimeoutMs) {
+    async waitForEmbeddings(timeoutMs = embeddingTimeoutMs, options = {}) {
       await waitFor(() => client.api('GET', '/api/v1/embeddings/status'), {
-        what: 'every stored message to be embedded and searchable',
-        until: (response) => response.status === 200 && response.body.searchable === true,
+        what: options.inGraph ? 'every stored message to be embedded and in the vector graph' : 'every stored message to be embedded and searchable',
+        until: (response) => response.status === 200 && response.body.searchable === true &&
+          (!options.inGraph || (response.body.graph_backlog ?? 0) === 0),
         timeoutMs,
         intervalMs: timeoutMs > 60_000 ? 200 : 25,
       });

@@ -103,17 +103,17 @@ describe('vectors waiting for the graph', () => {
     assert.equal(fresh.size, 0);
   });
 
-  test('a search while a later slice goes in (the index thread answers between partitions) leaves that slice and its commit right', () => {
+  test('a search and an add between a later slice\'s take and its commit leave that slice and its commit right', () => {
     const fresh = new FreshVectors(DIMENSION);
     pushRange(fresh, 1, 200);
     fresh.commit(fresh.take(64)!);
     // Taken from the middle of the batch, with the rows before it in the graph and not yet compacted away.
     const slice = fresh.take(64)!;
     assert.deepEqual(slice.keys, Array.from({ length: 64 }, (_, i) => i + 65));
-    // A search between two of the slice's partition steps compacts the batch under it.
+    // A search between the take and the commit compacts the batch under the slice.
     assert.equal(fresh.search(vectorOf(70), 1)[0]?.key, 70);
     assert.deepEqual([...slice.matrix.subarray(5 * DIMENSION, 6 * DIMENSION)], [...vectorOf(70)], 'the slice still holds its own vectors');
-    // An add between steps re-adds a key of the slice: it keeps waiting with its newer vector after the commit.
+    // An add before the commit re-adds a key of the slice: it keeps waiting with its newer vector after the commit.
     fresh.push([100], matrixOf([vectorOf(9999)]));
     fresh.commit(slice);
     assert.equal(fresh.size, 200 - 128 + 1);

@@ -75,9 +75,8 @@ export class FreshVectors {
 
   /**
    * Up to `count` of the oldest waiting vectors, for one insert into the graph; they stay searchable here
-   * until `commit`. Null when nothing waits. A slice runs on into the next batches: the pipeline pushes 64 at a
-   * time, and a graph insert of few vectors a partition costs far more a vector than one of many (at a million
-   * vectors, slices of 512 took 217 µs of CPU a vector and slices of 2,048 141 µs: bench/NOTES.md, session 19).
+   * until `commit`. Null when nothing waits. A slice runs on into the next batches, so that a multi-threaded
+   * insert gets enough vectors to share among its threads whatever size the pipeline pushes.
    */
   take(count: number): FreshSlice | null {
     const keys: number[] = [];
