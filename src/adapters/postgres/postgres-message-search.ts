@@ -123,15 +123,17 @@ export class PostgresMessageSearch implements MessageSearchReader {
       this.maxScored, commonShare);
     // Without context, lexemes match the message's own words only (weight A).
     const anyOf = (list: readonly string[]) => list.map((lexeme) => `${quoted(lexeme)}${contextWeight > 0 ? '' : ':A'}`).join(' | ');
-    const parts: string[] = [];
-    const params: unknown[] = [];
-    // The parts are disjoint (a recent match holds no complete word), so their union needs no deduplication.
+    const parts: SqlFragment[] = [];
+    // The parts are disjoint (a recent match holds no complete word): each is ranked by a statement of its own, at
+    // once on two connections, and their best merge without deduplication.
     const part = (tsquery: string, newest: number | null, excluding: string | null) => {
-      parts.push(`(SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE m.search_tsv @@ ?::tsquery
-        ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} AND ${admitted.where.sql}
-        ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'})`);
-      params.push(...admitted.from.params, tsquery, ...(excluding === null ? [] : [excluding]), ...admitted.where.params,
-        ...(newest === null ? [] : [newest]));
+      parts.push({
+        sql: `SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE m.search_tsv @@ ?::tsquery
+          ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} AND ${admitted.where.sql}
+          ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'}`,
+        params: [...admitted.from.params, tsquery, ...(excluding === null ? [] : [excluding]), ...admitted.where.params,
+          ...(newest === null ? [] : [newest])],
+      });
     };
     const complete = plan.complete.length > 0 ? anyOf(plan.complete) : null;
     if (complete) part(complete, null, null);
@@ -146,20 +148,20 @@ export class PostgresMessageSearch implements MessageSearchReader {
       return Math.log(1 + (Math.max(corpus, n) - n + 0.5) / (n + 0.5));
     });
     // Each candidate scored on its own (no join and regrouping of the wide tsvector rows) by one expression, a term
-    // a word (no subplan a candidate: a question's full text p50 17.0 -> 14.3 ms at 100K; bench/NOTES.md), each word's
-    // tsquery a constant. BM25's
-    // tf (k1 + 1) / (tf + norm) is written (k1 + 1) (1 - norm / (tf + norm)) so that tf, a ts_rank, is computed
-    // once. A candidate matched one of the words, so its score is positive.
+    // a word (no subplan a candidate: a question's full text p50 17.0 -> 14.3 ms at 100K; bench/NOTES.md), each
+    // word's tsquery a constant. BM25's tf (k1 + 1) / (tf + norm) is written (k1 + 1) (1 - norm / (tf + norm)) so
+    // that tf, a ts_rank, is computed once. A candidate matched one of the words, so its score is positive.
     const term = `CASE WHEN c.search_tsv @@ ?::tsquery THEN ?::float8 * ${K1 + 1} * (1 - l.norm /
       (ts_rank(?::float4[], c.search_tsv, ?::tsquery, 0) / ${SINGLE_OCCURRENCE_RANK} + l.norm)) ELSE 0 END`;
     const weights = `{0,0,${contextWeight},1}`;
-    const { rows } = await this.pool.query<ScoredKey>(numbered(`
-      WITH candidates AS (${parts.join(' UNION ALL ')})
+    const termParams = scored.flatMap((lexeme, i) => [quoted(lexeme), idf[i], weights, quoted(lexeme)]);
+    const ranked = await Promise.all(parts.map(async (candidates) => (await this.pool.query<ScoredKey>(numbered(`
+      WITH candidates AS (${candidates.sql})
       SELECT c.seq AS key, round((${scored.map(() => term).join(' + ')})::numeric, ${SCORE_DIGITS})::float8 AS score
       FROM candidates c CROSS JOIN LATERAL (SELECT ${K1} * (${1 - B} + ${B} * length(c.search_tsv) / ?::float8) AS norm) l
       ORDER BY score DESC, c.seq LIMIT ?`),
-    [...params, ...scored.flatMap((lexeme, i) => [quoted(lexeme), idf[i], weights, quoted(lexeme)]), averageLength, limit]);
-    return rows;
+    [...candidates.params, ...termParams, averageLength, limit])).rows));
+    return ranked.flat().sort((a, b) => b.score - a.score || a.key - b.key).slice(0, limit);
   }
 
   /** Phrases, prefixes and operators: the newest matches, at most EXPLICIT_MAX_SCORED (or maxScored) of them, ranked by ts_rank. */

@@ -14,6 +14,13 @@ import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
  * index thread.
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
+/**
+ * A filter the graph cannot serve at full depth (its candidates capped, fewer expected to pass than the depth asked)
+ * is scanned exactly while it admits at most this many times exactMaxCandidates. At 1,012,033 vectors of real
+ * dialogue text a 1% folder (10,100 vectors) found 0.774 of the exact ten through the graph (p50 / p95 19.8 / 24.7
+ * ms over HTTP) and all of them scanned (38.7 / 41.3 ms; bench/RESULTS.md, session 38).
+ */
+const CAPPED_EXACT_FACTOR = 4;
 /** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
 const MAX_INDEX_CANDIDATES = 4000;
 /**
@@ -80,7 +87,9 @@ export class SqliteVectorSearch implements VectorSearch {
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
     const matching = Math.max(1, this.counter.admitted(filter, cap, size));
-    if (matching <= this.exactMaxCandidates) return this.reads.scan(vector, filter, this.exactMaxCandidates, depth);
+    if (scansExactly(depth, size, matching, this.exactMaxCandidates)) {
+      return this.reads.scan(vector, filter, this.exactMaxCandidates * CAPPED_EXACT_FACTOR, depth);
+    }
     // A count under its cap is exact: only then is the filter known to admit a small share.
     const selective = matching < cap && matching <= size * CONVERSATION_SET_MAX_SHARE;
     /** The candidates the filter admits, best first by the graph's (approximate) score. */
@@ -100,6 +109,13 @@ export class SqliteVectorSearch implements VectorSearch {
     const reranked = Math.max(depth * RERANK_FACTOR, widen ? MIN_RERANKED_WIDER : MIN_RERANKED);
     return this.reads.rerank(vector, admitted.slice(0, reranked).map((item) => item.key), depth);
   }
+}
+
+/** Whether a filter admitting `matching` of `size` vectors is ranked by an exact scan of them rather than through the graph. */
+export function scansExactly(depth: number, size: number, matching: number, exactMaxCandidates: number): boolean {
+  if (matching <= exactMaxCandidates) return true;
+  if (matching > exactMaxCandidates * CAPPED_EXACT_FACTOR) return false;
+  return (indexCandidates(depth, size, matching) * matching) / Math.max(1, size) < depth;
 }
 
 /**
