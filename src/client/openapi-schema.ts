@@ -2876,8 +2876,8 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 } | null;
-                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content. */
-                name?: string;
+                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters; null or absent: none. Named-author ranking reads it before a "Name:" at the start of content. */
+                name?: string | null;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
                 /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
@@ -2917,8 +2917,8 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 } | null;
-                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content. */
-                name?: string;
+                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters; null or absent: none. Named-author ranking reads it before a "Name:" at the start of content. */
+                name?: string | null;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
                 /** @description When it was said (ISO 8601; without a zone, UTC); default now. */
@@ -3070,8 +3070,8 @@ export interface components {
                 metadata?: {
                     [key: string]: unknown;
                 } | null;
-                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content. */
-                name?: string;
+                /** @description The author's name, as OpenAI's chat message name ("Melanie"): 1 to 100 characters after trimming, no control characters; null or absent: none. Named-author ranking reads it before a "Name:" at the start of content. */
+                name?: string | null;
                 /** @enum {string} */
                 role: "user" | "assistant" | "system";
                 /** @description When it was said (ISO 8601; without a zone, UTC); default now. */

@@ -50,7 +50,7 @@ describe('message author names', () => {
   });
 
   it('a name that is empty, blank, over 100 characters, not a string or holds a control character is a 400 naming the field', async () => {
-    const bad: unknown[] = ['', '   ', 'x'.repeat(101), 42, null, ['Melanie'], 'Mela\nnie'];
+    const bad: unknown[] = ['', '   ', 'x'.repeat(101), 42, ['Melanie'], 'Mela\nnie'];
     for (const name of bad) {
       const message = { role: 'user', name, content: 'hello' };
       const created = await server.api('POST', '/api/v1/conversations', { label: 'bad name', messages: [message] });
@@ -64,6 +64,17 @@ describe('message author names', () => {
       label: 'long name', messages: [{ role: 'user', name: ` ${'x'.repeat(100)} `, content: 'hello' }],
     });
     assert.equal(longest.status, 201, '100 characters after trimming is the limit');
+  });
+
+  it('a null name is no name, so messages read back can be created again as they are', async () => {
+    const original = await server.api('GET', `/api/v1/conversations/${id}?include=messages`);
+    const messages = original.body.messages.map(({ role, name, content }: { role: string; name: string | null; content: string }) =>
+      ({ role, name, content }));
+    assert.ok(messages.some((message: { name: string | null }) => message.name === null));
+    const recreated = await server.api('POST', '/api/v1/conversations', { label: 'painting club, again', messages });
+    assert.equal(recreated.status, 201, recreated.text);
+    const stored = await server.api('GET', `/api/v1/conversations/${recreated.body.id}?include=messages`);
+    assert.deepEqual(names(stored.body.messages), names(original.body.messages));
   });
 
   it('the json export carries names, and import stores them again', async () => {

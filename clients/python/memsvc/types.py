@@ -29,7 +29,7 @@ class _MessageInputRequired(TypedDict):
 class MessageInput(_MessageInputRequired, total=False):
     """A message to store: role and content; optionally its author's name, when it was said and free-form metadata."""
 
-    name: str  # the author ("Melanie"): 1 to 100 characters after trimming; leave it out rather than send None
+    name: Optional[str]  # the author ("Melanie"): 1 to 100 characters after trimming; None or left out: no name
     timestamp: str
     metadata: Optional[JsonObject]
 

@@ -19,8 +19,10 @@ export const AuthorName = Type.Union([Type.String(), Type.Null()], { description
 
 export const MessageInput = Type.Object({
   role: Role,
-  name: Type.Optional(Type.String({ description: `The author's name, as OpenAI's chat message name ("Melanie"): 1 to ${MAX_AUTHOR_NAME_CHARS} ` +
-    'characters after trimming, no control characters. Named-author ranking reads it before a "Name:" at the start of content.' })),
+  // null is accepted as "no name", as every answer writes a message without one: a message read back can be sent again.
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: `The author's name, as OpenAI's chat message name ` +
+    `("Melanie"): 1 to ${MAX_AUTHOR_NAME_CHARS} characters after trimming, no control characters; null or absent: none. ` +
+    'Named-author ranking reads it before a "Name:" at the start of content.' })),
   content: Type.String({ minLength: 1, description: 'At most limits.max_message_chars (100,000) characters.' }),
   timestamp: Type.Optional(Type.String({ description: 'When it was said (ISO 8601; without a zone, UTC); default now.' })),
   metadata: Type.Optional(Metadata),

@@ -25,7 +25,7 @@ export const conversationRecord = (c: Conversation) => ({
   last_accessed: c.lastAccessedAt,
 });
 
-/** Without a name, `name` is left out: import reads messages as create takes them, and create refuses a null name. */
+/** Without a name, `name` is left out (import, like create, reads an absent or null name as none). */
 export const messageRecord = (m: Message) => ({
   id: m.id,
   role: m.role,
