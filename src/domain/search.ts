@@ -40,3 +40,6 @@ export interface ScoredKey {
   key: number;
   score: number;
 }
+
+/** Best first, ties by key: the order every ranking is returned in, whichever driver or pass made it. */
+export const byScoreThenKey = (a: ScoredKey, b: ScoredKey): number => b.score - a.score || a.key - b.key;

@@ -1,5 +1,5 @@
 import { plainWords, type FullTextQuery } from '../../domain/full-text-query.js';
-import type { MessageHit, ScoredKey, SearchFilter } from '../../domain/search.js';
+import { byScoreThenKey, type MessageHit, type ScoredKey, type SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
 import { folderSubtreeRange, hasFilter, searchFilterWhere, type SqlFragment } from '../sql/filter-sql.js';
 import { AdmittedMessages } from './postgres-admitted-messages.js';
@@ -161,7 +161,7 @@ export class PostgresMessageSearch implements MessageSearchReader {
       FROM candidates c CROSS JOIN LATERAL (SELECT ${K1} * (${1 - B} + ${B} * length(c.search_tsv) / ?::float8) AS norm) l
       ORDER BY score DESC, c.seq LIMIT ?`),
     [...candidates.params, ...termParams, averageLength, limit])).rows));
-    return ranked.flat().sort((a, b) => b.score - a.score || a.key - b.key).slice(0, limit);
+    return ranked.flat().sort(byScoreThenKey).slice(0, limit);
   }
 
   /** Phrases, prefixes and operators: the newest matches, at most EXPLICIT_MAX_SCORED (or maxScored) of them, ranked by ts_rank. */

@@ -1,4 +1,4 @@
-import type { ScoredKey, SearchFilter } from '../../domain/search.js';
+import { byScoreThenKey, type ScoredKey, type SearchFilter } from '../../domain/search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { folderSubtreeRange, hasFilter, splitSearchFilterWhere } from '../sql/filter-sql.js';
 import { AdmittedMessages } from './postgres-admitted-messages.js';
@@ -60,7 +60,7 @@ export class PostgresVectorSearch implements VectorSearch {
       await client.query(settings);
       const { rows } = await client.query<ScoredKey>(numbered(sql), params);
       // relaxed_order may return slightly out of order: restore it.
-      return rows.sort((a, b) => b.score - a.score || a.key - b.key);
+      return rows.sort(byScoreThenKey);
     });
   }
 }

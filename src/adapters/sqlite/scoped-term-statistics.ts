@@ -1,4 +1,4 @@
-import type { ScoredKey } from '../../domain/search.js';
+import { byScoreThenKey, type ScoredKey } from '../../domain/search.js';
 
 /**
  * BM25 with term statistics from the searched scope. FTS5's bm25() takes a
@@ -39,6 +39,6 @@ export function rescoreForScope(candidates: readonly ScoredKey[], terms: readonl
     }
   }
   return [...total].map(([key, score]) => ({ key, score }))
-    .sort((a, b) => b.score - a.score || a.key - b.key)
+    .sort(byScoreThenKey)
     .slice(0, limit);
 }

@@ -75,7 +75,7 @@ function groupMessages(messages: readonly SelectedMessage[]): Map<string, Select
     else groups.set(key, [message]);
   }
   for (const list of groups.values()) {
-    list.sort((a, b) => a.hit.position - b.hit.position || compare(a.hit.timestamp, b.hit.timestamp));
+    list.sort((a, b) => a.hit.position - b.hit.position); // one conversation: positions are distinct
   }
   return groups;
 }
@@ -128,5 +128,4 @@ export function packRanked(ranked: ReadonlyArray<RankedCandidate<ContextCandidat
   return { messages, tokens: estimateTokens(renderContext(messages, options.includeMetadata)), capacity };
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
