@@ -73,7 +73,7 @@ describe('memory browser in a real browser', { skip }, () => {
     ] });
     clock.set(0);
     await create('migration', { label: 'db migration', folder: '/work/backend', importance: 7, messages: [
-      { role: 'user', content: 'The database migration deadlocked on the orders table last night.', timestamp: daysAgo(6) },
+      { role: 'user', name: 'Dana', content: 'The database migration deadlocked on the orders table last night.', timestamp: daysAgo(6) },
       { role: 'assistant', content: 'Run the migration in smaller batches and take the lock on orders first to avoid the deadlock.', timestamp: daysAgo(6, 11) },
       { role: 'user', content: 'Batching fixed it; the migration finished in four minutes.', timestamp: daysAgo(5) },
     ] });
@@ -173,6 +173,9 @@ describe('memory browser in a real browser', { skip }, () => {
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.message').length === 3
       && (globalThis as any).document.querySelectorAll('.badge-embed-done').length === 3);
     assert.equal(await page.locator('.message').count(), 3);
+    // A message with an author's name shows it beside the role; the others show none.
+    assert.deepEqual(await page.locator('.message .author').allTextContents(), ['Dana']);
+    assert.equal(await page.locator('.message').first().locator('.author').textContent(), 'Dana');
     await shot('conversation');
 
     await page.getByRole('button', { name: 'Pin', exact: true }).click();
