@@ -35,7 +35,7 @@ const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
 
 /**
  * Semantic search through the index path (exact_max_candidates 0 forces it
- * even for selective filters) against exact cosine over every stored vector,
+ * even for selective filters and a store this small) and by exact scans (4000) against exact cosine over every stored vector,
  * computed here from the same vectors the bridge gave: the scores are the
  * exact float32 ones (re-ranked, not the index's i8 approximations), the
  * hits pass the filter, and the top 10 match exactly at every selectivity.
@@ -55,7 +55,10 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
 
   for (const exactMaxCandidates of [0, 4000]) {
     test(`exact_max_candidates ${exactMaxCandidates}: top 10 equals exact search, with and without folder filters`, async () => {
-      const running: RunningService = await startService({ bridge: { url: bridge.url }, overrides: { search: { exact_max_candidates: exactMaxCandidates } },
+      // Exploring more candidates than the store holds makes the graph's search exhaustive: 384, the default, missed a
+      // neighbour of 400 vectors now and then.
+      const running: RunningService = await startService({
+        bridge: { url: bridge.url }, overrides: { search: { exact_max_candidates: exactMaxCandidates, index_expansion_search: 1024 } },
       });
       try {
         for (let i = 0; i < MESSAGES; i += 50) {
