@@ -270,9 +270,13 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await match({ dateFrom: at(30) }), ['/home']);
       assert.deepEqual(await match({ dateTo: at(30) }), ['/work']);
       assert.deepEqual(await match({ excludedFolders: ['/home'] }), ['/work']);
+      // Clauses that leave nothing out (nothing archived yet, a folder that holds nothing) admit everything.
+      assert.deepEqual(await match({ archived: false, excludedFolders: ['/nowhere'] }), ['/home', '/work']);
+      assert.deepEqual(await match({ archived: true }), []);
       await storage.conversations.setStatusMany([work.id], 'archived', at(70));
       assert.deepEqual(await match({ archived: true }), ['/work']);
       assert.deepEqual(await match({ archived: false }), ['/home']);
+      assert.deepEqual(await match({ archived: false, excludedFolders: ['/nowhere'] }), ['/home']);
     }));
 
     test('neighbours and hydrate', () => withStorage(driver, async (storage) => {
@@ -282,6 +286,9 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(neighbours.get(keys[1]!), [keys[0], keys[2]]);
       assert.deepEqual(neighbours.get(keys[0]!), [keys[1]]);
       assert.equal((await storage.search.neighbours([keys[1]!], { folder: '/b' })).size, 0);
+      assert.deepEqual(await storage.search.neighbours([keys[1]!], { archived: false, excludedFolders: ['/b'] }),
+        new Map([[keys[1]!, [keys[0], keys[2]]]]));
+      assert.equal((await storage.search.neighbours([keys[1]!], { archived: true })).size, 0);
       const hits = await storage.search.hydrate([keys[2]!, 999_999, keys[0]!]);
       assert.deepEqual(hits.map((h) => [h.content, h.position, h.folder, h.label, h.status]),
         [['three', 2, '/a', 'chat', 'active'], ['one', 0, '/a', 'chat', 'active']]);
@@ -308,7 +315,7 @@ export function storageContract(driver: ContractDriver): void {
     test('vector search: nearest by cosine, with and without filters', () => withStorage(driver, async (storage) => {
       const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], up: [0, 0, 1], northeast: [1, 1, 0] };
       await create(storage, { folder: '/a', messages: [says('north'), says('east')] });
-      await create(storage, { folder: '/b', messages: [says('up'), says('northeast')] });
+      const inB = await create(storage, { folder: '/b', messages: [says('up'), says('northeast')] });
       const { vectors } = await embedAll(storage, (content) => directions[content]!);
       const names = async (query: number[], filter: SearchFilter, k: number) => {
         const found = await vectors.nearest(normalize(query), filter, k);
@@ -318,6 +325,12 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await names([0.9, 1, 0], {}, 2), ['northeast', 'north']);
       assert.deepEqual(await names([0.9, 1, 0], { folder: '/a' }, 5), ['north', 'east']);
       assert.deepEqual(await names([0, 0, 1], { folder: '/b' }, 1), ['up']);
+      // Nothing archived and nothing in /nowhere: the same as no filter; archiving counts at once.
+      assert.deepEqual(await names([0.9, 1, 0], { archived: false, excludedFolders: ['/nowhere'] }, 4), ['northeast', 'north', 'east', 'up']);
+      assert.deepEqual(await names([0.9, 1, 0], { archived: true }, 4), []);
+      await storage.conversations.setStatusMany([inB.id], 'archived', at(9));
+      assert.deepEqual(await names([0.9, 1, 0], { archived: false, excludedFolders: ['/nowhere'] }, 4), ['north', 'east']);
+      assert.deepEqual(await names([0.9, 1, 0], { archived: true }, 4), ['northeast', 'up']);
       const best = await vectors.nearest(normalize([1, 0, 0]), {}, 1);
       assert.ok(Math.abs(best[0]!.score - 1) < 1e-3, 'cosine similarity of the same direction is 1');
     }));

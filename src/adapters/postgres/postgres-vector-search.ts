@@ -15,8 +15,8 @@ export const EXACT_SEARCH_MAX_CANDIDATES = 20_000;
 const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
 
 /**
- * Vector search in the database with pgvector. Without a filter: the index (see postgres-vector-index.ts). With one,
- * no join comes before the nearest-neighbour step: a filter that admits few messages (counted from the
+ * Vector search in the database with pgvector. Without a filter (or none that leaves anything out now:
+ * AdmittedMessages.withoutNoOps): the index (see postgres-vector-index.ts). With one, no join comes before the nearest-neighbour step: a filter that admits few messages (counted from the
  * conversations it admits) is answered by an exact scan of just their vectors; a broader one walks the index,
  * admitting each vector by its conversation (stored with it) as it goes, iteratively until k pass.
  */
@@ -24,13 +24,14 @@ export class PostgresVectorSearch implements VectorSearch {
   constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex,
     private readonly exactMaxCandidates = EXACT_SEARCH_MAX_CANDIDATES, private readonly admitted = new AdmittedMessages(pool)) {}
 
-  async nearest(vector: Float32Array, filter: SearchFilter, k: number): Promise<ScoredKey[]> {
+  async nearest(vector: Float32Array, requested: SearchFilter, k: number): Promise<ScoredKey[]> {
     if (k <= 0) return [];
+    const filter = await this.admitted.withoutNoOps(requested);
     const text = toVectorText(vector);
     const distance = indexedDistance(this.index.options.kind, vector.length, '?');
     if (!hasFilter(filter)) {
       return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-        ORDER BY ${distance} LIMIT ?`, [text, text, k], k);
+        ORDER BY ${distance} LIMIT ?`, [text, text, k], k, false);
     }
     const { conversations, messages } = splitSearchFilterWhere(filter, folderSubtreeRange);
     const admittedConversations = conversations ? `v.conversation_id IN (SELECT c.id FROM conversations c WHERE ${conversations.sql})` : 'TRUE';
@@ -49,13 +50,13 @@ export class PostgresVectorSearch implements VectorSearch {
     }
     // The planner, seeing a filter, may prefer to sort every admitted vector: too many here, so the index must serve.
     return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], k, 'SET LOCAL enable_sort = off');
+      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], k, true, 'SET LOCAL enable_sort = off');
   }
 
   /** The index's settings for k rows; iterative scans keep going until k rows pass the filter. */
-  private async indexSearch(sql: string, params: unknown[], k: number, planning = ''): Promise<ScoredKey[]> {
+  private async indexSearch(sql: string, params: unknown[], k: number, filtered: boolean, planning = ''): Promise<ScoredKey[]> {
     // Read before the transaction: it must not wait on another connection while it holds one.
-    const settings = [await this.index.searchSettings(k), NO_PARALLEL, planning].filter((text) => text !== '').join('; ');
+    const settings = [await this.index.searchSettings(k, filtered), NO_PARALLEL, planning].filter((text) => text !== '').join('; ');
     return inTransaction(this.pool, async (client) => {
       await client.query(settings);
       const { rows } = await client.query<ScoredKey>(numbered(sql), params);
