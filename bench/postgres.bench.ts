@@ -37,6 +37,8 @@ const FIGURES: ReadonlyArray<[string, string, 'throughput' | 'latency']> = [
   ['full text p95', 'full text p95 (ms)', 'latency'],
   ['context p50', 'context assembly p50 (ms)', 'latency'],
   ['context p95', 'context assembly p95 (ms)', 'latency'],
+  ['tenant hybrid p95', 'hybrid p95 with a tenant key granted a 1% folder (ms)', 'latency'],
+  ['tenant semantic p95', 'semantic p95 with a tenant key granted a 1% folder (ms)', 'latency'],
 ];
 
 export const scenario: Scenario = {
@@ -55,7 +57,7 @@ export const scenario: Scenario = {
     const drivers = context.string('drivers').split(',').map((name) => name.trim());
     const pglite = context.string('url') === '' && drivers.includes('postgres') ? await startPgliteServer() : null;
     const server = pglite?.url ?? context.string('url');
-    const database = pglite ? null : await freshDatabase(server, 'memsvc_bench');
+    const database = pglite || !drivers.includes('postgres') ? null : await freshDatabase(server, 'memsvc_bench');
     const url = database?.url ?? server;
     const common = { corpus, messages: context.number('messages'), requests: context.number('requests'),
       recallQuestions: context.number('recall-questions'), log: context.log };
@@ -83,7 +85,7 @@ export const scenario: Scenario = {
       return {
         dataset: {
           messages: common.messages, conversations: Math.ceil(common.messages / 10), corpus: `real dialogue: ${corpus.turns} LoCoMo dev turns recombined in pairs`,
-          questions: corpus.questions.length, server: pglite ? 'PGlite (PostgreSQL 18 + pgvector, WASM, 1 thread)' : await serverVersion(url),
+          questions: corpus.questions.length, server: pglite ? 'PGlite (PostgreSQL 18 + pgvector, WASM, 1 thread)' : url ? await serverVersion(url) : 'none (SQLite only)',
         },
         seeding: [],
         measurements: [...[...runs.values()].flatMap((run) => run.measurements), ...recall],

@@ -23,6 +23,7 @@ import { runLoad } from './lib/load.js';
 import { timeMemsvcStart } from './lib/memsvc-start.js';
 import type { Measurement, Scenario, ScenarioContext, SeedingStep } from './lib/scenario.js';
 import { startBenchServer, type BenchServer, type CpuTime } from './lib/server.js';
+import { tenancyRows } from './lib/tenancy-rows.js';
 import { serverTask } from './lib/server-task.js';
 import { round, summarize } from './lib/stats.js';
 import { BENCH_QUERIES, recallQuestions } from './lib/search-queries.js';
@@ -95,7 +96,8 @@ export const scenario: Scenario = {
       measurements.push(...exactBaselines(corpus, queries, join(server.dataDir, 'memsvc.db')));
       measurements.push(...await semanticRows(context, client, corpus, queries));
       measurements.push(...await textRows(context, client, corpus));
-      measurements.push(...await tenancyRows(context, server.baseUrl, client, queries));
+      measurements.push(...await tenancyRows({ baseUrl: server.baseUrl, admin: client, folder: SELECTIVE_FOLDERS.find((bucket) => bucket.share === '1%')!.folder, share: '1%',
+        questions: queries.map((query) => query.text), requests: context.number('requests') }));
 
       measurements.push(...await bulkImport(context, server, client, root));
 
@@ -527,42 +529,6 @@ async function semanticRows(context: ScenarioContext, client: HttpClient, corpus
         `${round(recallTies / queries.length, 3)}) over ${queries.length} queries; ` +
         `exact JS scan of the same candidates ${round(exactMs / queries.length, 1)} ms a query`,
     });
-  }
-  return rows;
-}
-
-/**
- * A tenant holding 1% of the store (a key granted /sel/a/b) against the admin key searching the same folder: the
- * scope is compiled into the same filter, so the two should cost the same (goal: tenant p95 within 1.2x).
- */
-async function tenancyRows(context: ScenarioContext, baseUrl: string, admin: HttpClient, queries: Query[]): Promise<Measurement[]> {
-  const folder = SELECTIVE_FOLDERS.find((bucket) => bucket.share === '1%')!.folder;
-  const created = await admin.request('POST', '/api/v1/keys',
-    JSON.stringify({ name: `bench-tenant-${Date.now()}`, grants: [{ folder, access: 'read' }] }));
-  if (created.status !== 201) throw new Error(`creating the tenant key: ${created.status} ${created.body}`);
-  const tenant = createHttpClient(baseUrl, (JSON.parse(created.body) as { key: string }).key, 32);
-  const rows: Measurement[] = [];
-  try {
-    for (const mode of ['hybrid', 'semantic'] as const) {
-      const measured: Record<string, Measurement> = {};
-      // Alternated, twice: neither side gets the warmer cache.
-      for (const round of [1, 2]) {
-        for (const [who, client, filters] of [['admin key, folder filter', admin, { folder }], ['tenant key (1% grant)', tenant, undefined]] as const) {
-          const bodies = queries.map((query) => JSON.stringify({ query: query.text, mode, limit: 10, ...(filters ? { filters } : {}) }));
-          const result = await runLoad({
-            client, concurrency: 1, maxRequests: context.number('requests'), maxDurationMs: 120_000, warmupRequests: 10,
-            expectStatus: 200, request: (i) => ({ method: 'POST', path: '/api/v1/query', body: bodies[i % bodies.length]! }),
-          });
-          if (round === 2) measured[who] = { group: 'tenancy', name: `POST /query ${mode}, ${who}`, ...result };
-        }
-      }
-      const adminRow = measured['admin key, folder filter']!;
-      const tenantRow = measured['tenant key (1% grant)']!;
-      tenantRow.note = `p95 ${round(tenantRow.p95_ms / adminRow.p95_ms, 2)}x the admin key's with the same folder filter (goal <= 1.2x)`;
-      rows.push(adminRow, tenantRow);
-    }
-  } finally {
-    tenant.close();
   }
   return rows;
 }

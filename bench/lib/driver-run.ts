@@ -7,6 +7,7 @@ import { createHttpClient, type HttpClient } from './http-client.js';
 import { runLoad } from './load.js';
 import type { Measurement } from './scenario.js';
 import { round, summarize } from './stats.js';
+import { tenancyRows } from './tenancy-rows.js';
 
 /**
  * One storage driver measured from outside, as users run it: `src/main.ts` (controller and its bridge) in its own
@@ -107,6 +108,13 @@ export async function runDriver(options: DriverRunOptions): Promise<DriverRun> {
       figures[`${name} p50`] = result.p50_ms;
       figures[`${name} p95`] = result.p95_ms;
       measurements.push({ group, name: `POST ${path.replace('/api/v1', '')} ${name}`, ...result });
+    }
+    const tenancy = await tenancyRows({ baseUrl: service.baseUrl, admin: client, folder: SELECTIVE_FOLDERS[1].folder, share: '1%',
+      questions, requests: options.requests, group });
+    measurements.push(...tenancy);
+    for (const mode of ['hybrid', 'semantic']) {
+      const row = tenancy.find((measured) => measured.name === `POST /query ${mode}, tenant key (1% grant)`);
+      if (row) figures[`tenant ${mode} p95`] = row.p95_ms;
     }
     const semanticAnswers = new Map<string, string[][]>();
     for (const filter of RECALL_FILTERS) {
