@@ -109,11 +109,13 @@ export async function runDriver(options: DriverRunOptions): Promise<DriverRun> {
       figures[`${name} p95`] = result.p95_ms;
       measurements.push({ group, name: `POST ${path.replace('/api/v1', '')} ${name}`, ...result });
     }
-    const tenancy = await tenancyRows({ baseUrl: service.baseUrl, admin: client, folder: SELECTIVE_FOLDERS[1].folder, share: '1%',
+    const granted = SELECTIVE_FOLDERS[1];
+    const share = `${granted.share * 100}%`;
+    const tenancy = await tenancyRows({ baseUrl: service.baseUrl, admin: client, folder: granted.folder, share,
       questions, requests: options.requests, group });
     measurements.push(...tenancy);
     for (const mode of ['hybrid', 'semantic']) {
-      const row = tenancy.find((measured) => measured.name === `POST /query ${mode}, tenant key (1% grant)`);
+      const row = tenancy.find((measured) => measured.name === `POST /query ${mode}, tenant key (${share} grant)`);
       if (row) figures[`tenant ${mode} p95`] = row.p95_ms;
     }
     const semanticAnswers = new Map<string, string[][]>();

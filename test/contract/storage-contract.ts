@@ -273,6 +273,7 @@ export function storageContract(driver: ContractDriver): void {
       // Clauses that leave nothing out (nothing archived yet, a folder that holds nothing) admit everything.
       assert.deepEqual(await match({ archived: false, excludedFolders: ['/nowhere'] }), ['/home', '/work']);
       assert.deepEqual(await match({ archived: true }), []);
+      assert.deepEqual(await match({ excludedFolders: ['/'] }), []);
       await storage.conversations.setStatusMany([work.id], 'archived', at(70));
       assert.deepEqual(await match({ archived: true }), ['/work']);
       assert.deepEqual(await match({ archived: false }), ['/home']);
@@ -289,6 +290,11 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await storage.search.neighbours([keys[1]!], { archived: false, excludedFolders: ['/b'] }),
         new Map([[keys[1]!, [keys[0], keys[2]]]]));
       assert.equal((await storage.search.neighbours([keys[1]!], { archived: true })).size, 0);
+      // Dates filter the neighbours themselves; excluding the root folder leaves nothing.
+      assert.equal((await storage.search.neighbours([keys[1]!], { dateFrom: '2999-01-01T00:00:00.000Z' })).size, 0);
+      assert.deepEqual(await storage.search.neighbours([keys[1]!], { dateTo: '2999-01-01T00:00:00.000Z' }),
+        new Map([[keys[1]!, [keys[0], keys[2]]]]));
+      assert.equal((await storage.search.neighbours([keys[1]!], { excludedFolders: ['/'] })).size, 0);
       const hits = await storage.search.hydrate([keys[2]!, 999_999, keys[0]!]);
       assert.deepEqual(hits.map((h) => [h.content, h.position, h.folder, h.label, h.status]),
         [['three', 2, '/a', 'chat', 'active'], ['one', 0, '/a', 'chat', 'active']]);

@@ -16,33 +16,49 @@ const MAX_ANSWERS = 1_000;
  */
 export class AdmittedMessages {
   private readonly answers = new Map<string, { small: boolean; at: number }>();
+  /** withoutNoOps probes under way, by filter clauses. */
+  private readonly probing = new Map<string, Promise<{ archived: boolean; folders: string[] }>>();
 
   constructor(private readonly pool: Pool) {}
 
   /**
    * The filter without the clauses that leave nothing out now: `archived: false` while no conversation is archived
    * (context assembly asks it of every search), `archived: true` while none is active, excluded folders that hold no
-   * conversation. One statement of index probes; a search under what remains need not check each candidate's
-   * conversation (context assembly's full text at 100K: 21 ms with the check, 12 without).
+   * conversation. One statement of index probes, never reused after it settles (an archive counts at once); searches
+   * that ask for the same filter while it runs (context assembly's full text and vectors) share it. A search under
+   * what remains need not check each candidate's conversation (context assembly's full text at 100K: 21 ms with the
+   * check, 12 without).
    */
-  async withoutNoOps(filter: SearchFilter): Promise<SearchFilter> {
-    const probes: SqlFragment[] = [];
-    if (filter.archived !== undefined) probes.push({ sql: 'c.status = ?', params: [filter.archived ? 'active' : 'archived'] });
-    for (const folder of filter.excludedFolders ?? []) probes.push(folderSubtreeRange('c.folder', folder));
-    if (probes.length === 0) return filter;
-    const { rows } = await this.pool.query<unknown[]>({
+  withoutNoOps(filter: SearchFilter): Promise<SearchFilter> {
+    const folders = filter.excludedFolders ?? [];
+    if (filter.archived === undefined && folders.length === 0) return Promise.resolve(filter);
+    const key = JSON.stringify([filter.archived, folders]);
+    let pending = this.probing.get(key);
+    if (!pending) {
+      pending = this.excluding(filter.archived, folders).finally(() => this.probing.delete(key));
+      this.probing.set(key, pending);
+    }
+    return pending.then(({ archived, folders: kept }) => {
+      const narrowed: SearchFilter = { ...filter };
+      if (!archived) delete narrowed.archived;
+      if (kept.length > 0) narrowed.excludedFolders = kept;
+      else delete narrowed.excludedFolders;
+      return narrowed;
+    });
+  }
+
+  /** Whether the archived clause leaves any conversation out, and the excluded folders that hold one. */
+  private async excluding(archived: boolean | undefined, folders: readonly string[]) {
+    const probes: SqlFragment[] = folders.map((folder) => folderSubtreeRange('c.folder', folder));
+    if (archived !== undefined) probes.unshift({ sql: 'c.status = ?', params: [archived ? 'active' : 'archived'] });
+    const { rows } = await this.pool.query<boolean[]>({
       text: numbered(`SELECT ${probes.map((probe) => `EXISTS (SELECT 1 FROM conversations c WHERE ${probe.sql})`).join(', ')}`),
       values: probes.flatMap((probe) => probe.params),
       rowMode: 'array',
     });
-    const excludes = rows[0]!.map((value) => value === true);
-    const narrowed: SearchFilter = { ...filter };
-    let at = 0;
-    if (filter.archived !== undefined && !excludes[at++]) delete narrowed.archived;
-    const excluded = (filter.excludedFolders ?? []).filter(() => excludes[at++]);
-    if (excluded.length > 0) narrowed.excludedFolders = excluded;
-    else delete narrowed.excludedFolders;
-    return narrowed;
+    const found = rows[0]!;
+    const folderFound = archived === undefined ? found : found.slice(1);
+    return { archived: archived !== undefined && found[0] === true, folders: folders.filter((_, i) => folderFound[i] === true) };
   }
 
   async atMost(filter: SearchFilter, limit: number): Promise<boolean> {

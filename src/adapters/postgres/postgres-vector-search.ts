@@ -16,9 +16,10 @@ const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
 
 /**
  * Vector search in the database with pgvector. Without a filter (or none that leaves anything out now:
- * AdmittedMessages.withoutNoOps): the index (see postgres-vector-index.ts). With one, no join comes before the nearest-neighbour step: a filter that admits few messages (counted from the
- * conversations it admits) is answered by an exact scan of just their vectors; a broader one walks the index,
- * admitting each vector by its conversation (stored with it) as it goes, iteratively until k pass.
+ * AdmittedMessages.withoutNoOps): the index (see postgres-vector-index.ts). With one, no join comes before the
+ * nearest-neighbour step: a filter that admits few messages (counted from the conversations it admits) is answered
+ * by an exact scan of just their vectors; a broader one walks the index, admitting each vector by its conversation
+ * (stored with it) as it goes, iteratively until k pass.
  */
 export class PostgresVectorSearch implements VectorSearch {
   constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex,
