@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import usearch from 'usearch';
 import { createBuiltinEmbedder } from '../src/bridge/builtin/embedding/builtin-embedder.js';
 import { exactTopK } from '../src/domain/exact-search.js';
-import { indexCandidates, unfilteredCandidates } from '../src/adapters/sqlite/sqlite-vector-search.js';
+import { indexCandidates, unfilteredCandidates } from '../src/vector-index/graph-candidates.js';
 import { SHARED_MODEL_CACHE } from '../test/helpers/service-harness.js';
 import { generateConversation } from './lib/corpus.js';
 import { folderOf, loadDialogueCorpus, SELECTIVE_FOLDERS } from './lib/dialogue-corpus.js';

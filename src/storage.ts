@@ -6,11 +6,18 @@ import type { Storage } from './ports/storage.js';
 
 /** The one place that knows which storage driver runs: storage.driver in config. */
 export async function openStorage(config: Config, log?: Logger): Promise<Storage> {
+  const indexParameters = {
+    connectivity: config.search.index_connectivity,
+    expansionAdd: config.search.index_expansion_add,
+    expansionSearch: config.search.index_expansion_search,
+    quantization: config.search.index_quantization,
+  };
   if (config.storage.driver === 'postgres') {
     return openPostgresStorage({
       url: config.storage.url, poolSize: config.storage.pool_size,
       vectorIndex: { kind: config.storage.vector_index, probeShare: config.storage.ivfflat_probe_share,
         efSearch: config.storage.hnsw_ef_search },
+      dataDir: config.server.data_dir, indexParameters,
       log,
     });
   }
@@ -20,11 +27,6 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
     log,
     exactMaxCandidates: config.search.exact_max_candidates,
     rerankOversample: config.search.rerank_oversample,
-    indexParameters: {
-      connectivity: config.search.index_connectivity,
-      expansionAdd: config.search.index_expansion_add,
-      expansionSearch: config.search.index_expansion_search,
-      quantization: config.search.index_quantization,
-    },
+    indexParameters,
   });
 }

@@ -1,4 +1,7 @@
 import { after, before } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openPostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
 import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
 import { POSTGRES_TARGETS, type PostgresDatabase } from '../helpers/postgres-servers.js';
@@ -28,6 +31,17 @@ for (const target of POSTGRES_TARGETS) {
     open: async (options) => {
       await emptied(database.url);
       return openPostgresStorage({ url: database.url, poolSize: 4, ...options });
+    },
+  });
+  // storage.vector_index local: the replica's own graph gives the candidates, the database ranks them.
+  const graphs = mkdtempSync(join(tmpdir(), 'memsvc-pg-graphs-'));
+  after(() => rmSync(graphs, { recursive: true, force: true }));
+  storageContract({
+    name: `postgres, graph in the replica: ${target.name}`,
+    claimsExclude: true,
+    open: async (options) => {
+      await emptied(database.url);
+      return openPostgresStorage({ url: database.url, poolSize: 4, vectorIndex: { kind: 'local' }, dataDir: graphs, ...options });
     },
   });
 }

@@ -99,6 +99,32 @@ for (const target of POSTGRES_TARGETS) {
       }
     });
 
+    test('vector_index local: each replica\'s own graph holds what the other embedded', async () => {
+      const local = { storage: { driver: 'postgres', url: pg.url, pool_size: 4, vector_index: 'local' } };
+      const [a, b] = await Promise.all([replica(local), replica(local)]);
+      const everything = (reader: RunningService) => reader.api('POST', '/api/v1/query',
+        { query: 'harbour ferry raincoat trail', mode: 'semantic', limit: 100 });
+      const best = async (reader: RunningService) => (await reader.api('POST', '/api/v1/query',
+        { query: 'Replica a note 7 harbour ferry dawn', mode: 'semantic', limit: 3 })).body.results.map((hit: { content: string }) => hit.content);
+      try {
+        const writes = [];
+        for (let i = 0; i < 10; i += 1) {
+          writes.push(a.api('POST', '/api/v1/conversations', conversation('a', i)));
+          writes.push(b.api('POST', '/api/v1/conversations', conversation('b', i)));
+        }
+        assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
+        await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'all 40 messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 40 });
+        for (const reader of [a, b]) {
+          // Unfiltered: the graph gives every candidate, so each replica's graph must hold the other's vectors too.
+          await waitFor(() => everything(reader), { what: 'a graph holding all 40 vectors', until: (r) => r.body.results.length === 40 });
+        }
+        assert.deepEqual(await best(b), await best(a), 'both replicas rank alike');
+
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
+    });
+
     test('a replica killed with jobs in hand loses nothing: another takes them over when the lease lapses', async () => {
       const stalled = await new FakeBridge().start();
       stalled.stallEmbeds = true;

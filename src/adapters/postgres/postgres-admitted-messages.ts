@@ -15,7 +15,7 @@ const MAX_ANSWERS = 1_000;
  * a few seconds per replica.
  */
 export class AdmittedMessages {
-  private readonly answers = new Map<string, { small: boolean; at: number }>();
+  private readonly answers = new Map<string, { messages: number; at: number }>();
   /** withoutNoOps probes under way, by filter clauses. */
   private readonly probing = new Map<string, Promise<{ archived: boolean; folders: string[] }>>();
 
@@ -62,17 +62,26 @@ export class AdmittedMessages {
   }
 
   async atMost(filter: SearchFilter, limit: number): Promise<boolean> {
+    const held = await this.messagesUpTo(filter, limit);
+    return held !== null && held <= limit;
+  }
+
+  /**
+   * The messages of the conversations the filter admits, summed from their counters over at most `limit` + 1 of
+   * them (more conversations than `limit` messages allowed is an answer already), or null for a filter on messages
+   * alone.
+   */
+  async messagesUpTo(filter: SearchFilter, limit: number): Promise<number | null> {
     const { conversations } = splitSearchFilterWhere(filter, folderSubtreeRange);
-    if (!conversations) return false;
+    if (!conversations) return null;
     const key = `${limit} ${conversations.sql} ${JSON.stringify(conversations.params)}`;
     const known = this.answers.get(key);
-    if (known && Date.now() - known.at < ANSWER_TTL_MS) return known.small;
-    // LIMIT bounds the work on a broad filter: more conversations than messages allowed is an answer already.
+    if (known && Date.now() - known.at < ANSWER_TTL_MS) return known.messages;
     const { rows } = await this.pool.query<{ n: number }>(numbered(`SELECT coalesce(sum(message_count), 0) AS n
       FROM (SELECT c.message_count FROM conversations c WHERE ${conversations.sql} LIMIT ?) s`), [...conversations.params, limit + 1]);
     if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
-    const small = rows[0]!.n <= limit;
-    this.answers.set(key, { small, at: Date.now() });
-    return small;
+    const messages = rows[0]!.n;
+    this.answers.set(key, { messages, at: Date.now() });
+    return messages;
   }
 }

@@ -1,9 +1,13 @@
 import { folderSubtreeRange, folderWithin } from '../sql/filter-sql.js';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { fromVectorText, inTransaction, numbered, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
+import { fromVectorBytes, fromVectorText, inTransaction, numbered, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
 import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
+/** Counts the times every stored vector went at once (a rebuild): a replica keeping its own graph then starts it again. */
+export const VECTORS_EPOCH_KEY = 'vectors_epoch';
+const BUMP_EPOCH = `INSERT INTO service_state (key, value) VALUES ('${VECTORS_EPOCH_KEY}', '1')
+  ON CONFLICT (key) DO UPDATE SET value = (service_state.value::bigint + 1)::text`;
 
 /**
  * The embedding queue on a database shared by several replicas: a message's
@@ -45,7 +49,8 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
         INSERT INTO message_vectors (message_seq, conversation_id, model, embedding)
         SELECT input.seq, m.conversation_id, $3, input.embedding::vector
         FROM input JOIN done USING (seq) JOIN messages m ON m.seq = input.seq
-        ON CONFLICT (message_seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding
+        ON CONFLICT (message_seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding,
+          added = nextval('message_vectors_added')
         RETURNING message_seq)
       SELECT message_seq AS seq FROM stored ORDER BY message_seq`,
     [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]));
@@ -113,6 +118,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
         ON CONFLICT (message_seq) DO UPDATE SET attempts = 0, failed = false, error = NULL, claimed_until = NULL`);
       await client.query('DELETE FROM message_vectors');
       await client.query('DELETE FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
+      await client.query(BUMP_EPOCH);
       return reset.rowCount ?? 0;
     }));
   }
@@ -141,9 +147,10 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
 
   async vectorsByKey(keys: readonly number[]): Promise<Array<{ key: number; vector: Float32Array }>> {
     if (keys.length === 0) return [];
-    const { rows } = await this.pool.query<{ key: number; embedding: string }>(`SELECT message_seq AS key,
-      embedding::text AS embedding FROM message_vectors WHERE message_seq = ANY($1::bigint[])`, [[...keys]]);
-    return rows.map((row) => ({ key: row.key, vector: fromVectorText(row.embedding) }));
+    // Binary: at a million vectors a replica's first start reads them all, and text costs 8 kB a vector to parse.
+    const { rows } = await this.pool.query<{ key: number; embedding: Buffer }>(`SELECT message_seq AS key,
+      vector_send(embedding) AS embedding FROM message_vectors WHERE message_seq = ANY($1::bigint[])`, [[...keys]]);
+    return rows.map((row) => ({ key: row.key, vector: fromVectorBytes(row.embedding) }));
   }
 
   async recordedModel(): Promise<EmbeddingModelInfo | null> {
@@ -166,6 +173,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       await client.query('INSERT INTO service_state (key, value) VALUES ($1, $2)', [MODEL_STATE_KEY, JSON.stringify(info)]);
       const dimension = Math.trunc(info.dimension);
       await client.query('DELETE FROM message_vectors');
+      await client.query(BUMP_EPOCH);
       await this.index.onModelRecorded(client, dimension, async () => {
         await client.query(`ALTER TABLE message_vectors ALTER COLUMN embedding TYPE vector(${dimension})`);
       });

@@ -170,6 +170,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       ALTER TABLE messages ADD COLUMN name text;
     `,
   },
+  {
+    version: 7,
+    name: 'the order vectors were stored in',
+    sql: `
+      -- Replicas that keep their own graph of the vectors (storage.vector_index: local) follow the vectors other
+      -- replicas store by this number. Rows stored before it have none: a replica's start lists every key anyway.
+      -- A nullable column, its default set afterwards, is added without rewriting the table.
+      CREATE SEQUENCE message_vectors_added;
+      ALTER TABLE message_vectors ADD COLUMN added bigint;
+      ALTER TABLE message_vectors ALTER COLUMN added SET DEFAULT nextval('message_vectors_added');
+      CREATE INDEX message_vectors_by_added ON message_vectors (added) WHERE added IS NOT NULL;
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock that lets one replica migrate while the others wait. */

@@ -101,3 +101,11 @@ export const EMBEDDING_COLUMNS = `${EMBEDDING_ID} AS embedding_id,
 /** pgvector's text form of a vector: '[0.1,0.2,…]'. */
 export const toVectorText = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;
 export const fromVectorText = (text: string): Float32Array => Float32Array.from(JSON.parse(text) as number[]);
+
+/** A vector as pgvector's binary form (`vector_send`) gives it: dimension and a spare field (int16 each), then float4s, big-endian. */
+export function fromVectorBytes(bytes: Buffer): Float32Array {
+  const dimension = bytes.readInt16BE(0);
+  const vector = new Float32Array(dimension);
+  for (let i = 0; i < dimension; i += 1) vector[i] = bytes.readFloatBE(4 + 4 * i);
+  return vector;
+}

@@ -11,8 +11,10 @@ const MAX_HALFVEC_INDEX_DIMENSION = 4000;
  * ef_search sized from the request (on real dialogue text at 100,000 vectors: 0.968 of the exact ten at ef_search
  * 400, p50 12.6 ms on a real server; bench/NOTES.md). ivfflat: lists learned from the stored vectors, a share of them
  * probed per search (0.90 of the exact ten there at a fifth of the lists, p50 55 ms, and slower as the store grows).
+ * local: no index in the database; each replica keeps a graph of the vectors in its data dir, as the SQLite driver
+ * does (postgres-graph-vector-search.ts).
  */
-export type VectorIndexKind = 'ivfflat' | 'hnsw';
+export type VectorIndexKind = 'ivfflat' | 'hnsw' | 'local';
 
 export interface VectorIndexOptions {
   kind: VectorIndexKind;
@@ -156,6 +158,17 @@ export class PostgresVectorIndex {
     const { rows } = await this.pool.query<{ n: number }>('SELECT count(*) AS n FROM message_vectors');
     const stored = rows[0]!.n;
     this.storedSinceCheck = 0;
+    if (this.options.kind === 'local') {
+      this.checkAfter = Infinity;
+      // The database's own index would only cost every insert its graph walk.
+      if ([HNSW, HNSW_FULL, IVFFLAT, IVFFLAT_NEXT].some((name) => indexes.has(name))) {
+        await this.underLease(async () => {
+          for (const name of [HNSW, HNSW_FULL, IVFFLAT, IVFFLAT_NEXT]) await this.dropIndex(name);
+          await this.pool.query('DELETE FROM service_state WHERE key = $1', [STATE_KEY]);
+        });
+      }
+      return;
+    }
     if (this.options.kind === 'hnsw') {
       this.checkAfter = Infinity;
       if (dimension > MAX_HALFVEC_INDEX_DIMENSION) return; // no index can hold them: searches scan

@@ -12,7 +12,7 @@ import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-ind
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 20_000;
 /** Small plans only: parallel workers cost more to start than these statements take. */
-const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
+export const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
 
 /**
  * Vector search in the database with pgvector. Without a filter (or none that leaves anything out now:
@@ -34,21 +34,8 @@ export class PostgresVectorSearch implements VectorSearch {
       return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
         ORDER BY ${distance} LIMIT ?`, [text, text, k], k, false);
     }
-    const { conversations, messages } = splitSearchFilterWhere(filter, folderSubtreeRange);
-    const admittedConversations = conversations ? `v.conversation_id IN (SELECT c.id FROM conversations c WHERE ${conversations.sql})` : 'TRUE';
-    const byMessage = messages.sql === 'TRUE' ? 'TRUE' : `EXISTS (SELECT 1 FROM messages m WHERE m.seq = v.message_seq AND ${messages.sql})`;
-    const where = `${admittedConversations} AND ${byMessage}`;
-    const whereParams = [...(conversations?.params ?? []), ...messages.params];
-    if (await this.admitted.atMost(filter, this.exactMaxCandidates)) {
-      // Full precision, and "+ 0" makes the order an expression no index serves: an exact scan of the admitted few.
-      const exact = `(v.embedding <=> ?::vector)`;
-      return inTransaction(this.pool, async (client) => {
-        await client.query(NO_PARALLEL);
-        const { rows } = await client.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - ${exact} AS score
-          FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [text, ...whereParams, text, k]);
-        return rows;
-      });
-    }
+    const { where, params: whereParams } = admittedVectorsWhere(filter);
+    if (await this.admitted.atMost(filter, this.exactMaxCandidates)) return exactNearest(this.pool, text, where, whereParams, k);
     // The planner, seeing a filter, may prefer to sort every admitted vector: too many here, so the index must serve.
     return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
       WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], k, true, 'SET LOCAL enable_sort = off');
@@ -65,4 +52,24 @@ export class PostgresVectorSearch implements VectorSearch {
       return rows.sort(byScoreThenKey);
     });
   }
+}
+
+/** The filter as a condition on message_vectors `v`: its conversation (stored with it) and its message. */
+export function admittedVectorsWhere(filter: SearchFilter): { where: string; params: unknown[] } {
+  const { conversations, messages } = splitSearchFilterWhere(filter, folderSubtreeRange);
+  const admittedConversations = conversations ? `v.conversation_id IN (SELECT c.id FROM conversations c WHERE ${conversations.sql})` : 'TRUE';
+  const byMessage = messages.sql === 'TRUE' ? 'TRUE' : `EXISTS (SELECT 1 FROM messages m WHERE m.seq = v.message_seq AND ${messages.sql})`;
+  return { where: `${admittedConversations} AND ${byMessage}`, params: [...(conversations?.params ?? []), ...messages.params] };
+}
+
+/** The k nearest of the vectors `where` admits, by an exact scan of them (for a filter that admits few). */
+export function exactNearest(pool: Pool, text: string, where: string, whereParams: unknown[], k: number): Promise<ScoredKey[]> {
+  // Full precision, and "+ 0" makes the order an expression no index serves: an exact scan of the admitted few.
+  const exact = `(v.embedding <=> ?::vector)`;
+  return inTransaction(pool, async (client) => {
+    await client.query(NO_PARALLEL);
+    const { rows } = await client.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - ${exact} AS score
+      FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [text, ...whereParams, text, k]);
+    return rows;
+  });
 }

@@ -5,6 +5,7 @@ import type { VectorSearch } from '../../ports/vector-search.js';
 import { hasFilter } from '../sql/filter-sql.js';
 import { filterReadsOn, type FilterReads } from './sqlite-filter-reads.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
+import { indexCandidates, MAX_INDEX_CANDIDATES, unfilteredCandidates } from '../../vector-index/graph-candidates.js';
 
 /**
  * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. At 1,070,000
@@ -21,13 +22,6 @@ export const EXACT_SEARCH_MAX_CANDIDATES = 4000;
  * ms over HTTP) and all of them scanned (38.7 / 41.3 ms; bench/RESULTS.md, session 38).
  */
 const CAPPED_EXACT_FACTOR = 4;
-/** Approximate candidates at most, however selective the filter (the index search and the re-rank read grow with it). */
-const MAX_INDEX_CANDIDATES = 4000;
-/**
- * Headroom over the expected number of survivors, for graph error and an uneven spread of matches: full for a
- * filter admitting at most half the vectors, falling to none as it admits them all (nothing to spread unevenly).
- */
-const OVERSAMPLE = 2;
 /** Filters counted to admit at most this share of the vectors check candidates against a set of their conversations. */
 const CONVERSATION_SET_MAX_SHARE = 0.1;
 /** How much wider the one retry of a filter that correlates with the query looks (at least MAX_INDEX_CANDIDATES). */
@@ -116,24 +110,4 @@ export function scansExactly(depth: number, size: number, matching: number, exac
   if (matching <= exactMaxCandidates) return true;
   if (matching > exactMaxCandidates * CAPPED_EXACT_FACTOR) return false;
   return (indexCandidates(depth, size, matching) * matching) / Math.max(1, size) < depth;
-}
-
-/**
- * Candidates an unfiltered search takes from the index and re-ranks exactly: `depth` x `oversample`, and 16 more.
- * At a million vectors, oversample 2 found 0.953 rather than 0.941 of the exact ten and cost p50 +1.8-2.2 ms over HTTP
- * (bench/NOTES.md, session 30): 1 by default.
- */
-export function unfilteredCandidates(depth: number, size: number, oversample = 1): number {
-  return Math.min(size, Math.ceil(depth * oversample) + 16);
-}
-
-/**
- * How many candidates to ask the index for so that about `depth` pass a filter admitting `matching` of its
- * `size` vectors: the expected share, with headroom (OVERSAMPLE) that shrinks as the filter admits nearly all.
- */
-export function indexCandidates(depth: number, size: number, matching: number): number {
-  const share = Math.min(1, Math.max(1, matching) / Math.max(1, size));
-  const oversample = share <= 0.5 ? OVERSAMPLE : 1 + (OVERSAMPLE - 1) * 2 * (1 - share);
-  const wanted = Math.ceil((depth * oversample) / share) + 16;
-  return Math.min(size, wanted, Math.max(MAX_INDEX_CANDIDATES, depth + 16));
 }
