@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '../src/adapters/postgres/postgres-pool.js';
 import { spawnService } from '../test/helpers/service-harness.js';
+import { waitFor } from '../test/helpers/wait-for.js';
 import { startPgliteServer } from '../scripts/lib/pglite-server.js';
 import { freshDatabase } from '../scripts/lib/postgres-database.js';
 import { freePort } from './lib/bridge.js';
@@ -172,6 +173,12 @@ async function replicaThroughput(one: HttpClient, env: Record<string, string>, d
     MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_ENABLED: 'false' } });
   const other = createHttpClient(second.baseUrl, second.apiKey, 16);
   try {
+    // With storage.vector_index local the new replica first builds its graph from the database.
+    const started = performance.now();
+    await waitFor(() => second.api('GET', '/health/detailed'), { what: 'the second replica\'s index to be ready',
+      until: (response) => ['ready', 'database'].includes(response.body?.index?.state), timeoutMs: 60 * 60_000, intervalMs: 500 });
+    const readyMs = performance.now() - started;
+    if (readyMs > 2_000) log(`replicas: the second replica's graph caught up from the database in ${round(readyMs / 1000, 1)} s`);
     const [a, b] = await Promise.all([load(one, 0), load(other, 200)]);
     const combined = a.throughput_per_s + b.throughput_per_s;
     return [
