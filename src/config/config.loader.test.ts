@@ -203,7 +203,7 @@ describe('loadConfig', () => {
     assert.deepEqual([postgres.driver, postgres.vector_index, postgres.ivfflat_probe_share, postgres.hnsw_ef_search],
       ['postgres', 'ivfflat', 0.05, 200]);
     const defaults = loadConfig({ file: '/nonexistent.yaml', env: {} }).storage;
-    assert.deepEqual([defaults.vector_index, defaults.hnsw_ef_search, defaults.ivfflat_probe_share], ['hnsw', 400, 0.2]);
+    assert.deepEqual([defaults.vector_index, defaults.hnsw_ef_search, defaults.ivfflat_probe_share], ['local', 400, 0.2]);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '-1' } }, /embedding_worker\.max_yield_ms/);
     rejects({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '60001' } }, /embedding_worker\.max_yield_ms/);
     assert.equal(loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_EMBEDDING_WORKER_MAX_YIELD_MS: '60000' } }).embedding_worker.max_yield_ms, 60_000);

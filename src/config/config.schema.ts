@@ -45,13 +45,13 @@ export const ConfigSchema = Type.Object({
     /** postgres only: connections this replica keeps open. */
     pool_size: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
     /**
-     * postgres only: the pgvector index of the vectors. hnsw: pgvector's graph over the vectors as halfvec, built as
-     * they arrive. ivfflat: lists learned from the stored vectors (built once there are 10,000, built again each
-     * time they double; exact scans before), a share of them probed a search: slower and less exact at size on
-     * real text (docs/deploy.md). local: no index in the database; each replica keeps a graph of the vectors in its
-     * data_dir, as the SQLite driver does (search.index_*), and follows the vectors other replicas store.
+     * postgres only: where the vectors' nearest-neighbour index lives. local (the default): each replica keeps a graph
+     * of the vectors in its data_dir, as the SQLite driver does (search.index_*), and follows the vectors other
+     * replicas store; the database keeps no index of them. hnsw: pgvector's graph over the vectors as halfvec, in the
+     * database, built as they arrive (replicas keep nothing; slower inserts and searches). ivfflat: lists learned from
+     * the stored vectors, a share of them probed a search: slower and less exact at size on real text (docs/deploy.md).
      */
-    vector_index: Type.Union([Type.Literal('ivfflat'), Type.Literal('hnsw'), Type.Literal('local')], { default: 'hnsw' }),
+    vector_index: Type.Union([Type.Literal('ivfflat'), Type.Literal('hnsw'), Type.Literal('local')], { default: 'local' }),
     /** postgres, hnsw: the graph search's candidate list (hnsw.ef_search), at least: more finds more of the exact best, slower. */
     hnsw_ef_search: Type.Integer({ default: 400, minimum: 10, maximum: 1000 }),
     /** postgres, ivfflat: the share of the lists a search probes: more finds more of the exact best, slower. */

@@ -53,11 +53,13 @@ for (const target of POSTGRES_TARGETS) {
       removeDir(dataDir);
     });
 
-    test('health names the driver; a replica keeps no vector index in its data dir', async () => {
+    test('health names the driver; a replica keeps no database in its data dir, only its graph of the vectors', async () => {
       const health = await api('GET', '/health');
       assert.equal(health.body.checks.database.driver, 'postgres');
       const { readdirSync } = await import('node:fs');
-      assert.ok(!readdirSync(dataDir).includes('vectors') && !readdirSync(dataDir).includes('memsvc.db'), readdirSync(dataDir).join(','));
+      assert.ok(!readdirSync(dataDir).includes('memsvc.db'), readdirSync(dataDir).join(','));
+      // storage.vector_index local (the default): one graph per database, named by the database's store id.
+      assert.deepEqual(readdirSync(join(dataDir, 'vectors')).map((name) => name.replace(/[0-9a-f-]{36}$/, '<id>')), ['postgres-<id>']);
     });
 
     test('all three search modes and full text find the right conversation', async () => {

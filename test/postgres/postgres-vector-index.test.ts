@@ -1,5 +1,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
 import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
 import type { VectorIndexOptions } from '../../src/adapters/postgres/postgres-vector-index.js';
@@ -89,7 +92,7 @@ function exactTop(vectors: Map<number, Float32Array>, query: Float32Array, k: nu
 }
 
 const indexes = () => withSession(async (session) => (await session.query<{ name: string }>(
-  `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname NOT IN ('message_vectors_pkey', 'message_vectors_conversation') ORDER BY 1`))
+  `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_vectors' AND indexname NOT IN ('message_vectors_pkey', 'message_vectors_conversation', 'message_vectors_by_added') ORDER BY 1`))
   .rows.map((row) => row.name));
 
 async function nearestKeys(storage: PostgresStorage, query: Float32Array, k: number, filter: SearchFilter = {}): Promise<number[]> {
@@ -267,18 +270,38 @@ for (const target of POSTGRES_TARGETS) {
     });
 
     test('storage.vector_index in the configuration chooses the index the driver keeps', async () => {
-      for (const [kind, expected] of [['hnsw', ['message_vectors_hnsw_half']], ['ivfflat', []]] as const) {
-        await emptied();
-        const config = loadConfig({ file: '/nonexistent.yaml', env: {
-          MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: pglite.url, MEMSVC_STORAGE_VECTOR_INDEX: kind } });
-        const storage = await openStorage(config);
-        try {
-          await storage.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
-          // hnsw: a graph at once; ivfflat: nothing until there are vectors to learn lists from.
-          assert.deepEqual(await indexes(), expected, kind);
-        } finally {
-          await storage.close();
+      const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-index-kind-'));
+      const configured = (kind: string) => loadConfig({ file: '/nonexistent.yaml', env: { MEMSVC_DATA_DIR: dataDir,
+        MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: pglite.url, MEMSVC_STORAGE_VECTOR_INDEX: kind } });
+      try {
+        for (const [kind, expected] of [['hnsw', ['message_vectors_hnsw_half']], ['ivfflat', []], ['local', []]] as const) {
+          await emptied();
+          const storage = await openStorage(configured(kind));
+          try {
+            await storage.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
+            // hnsw: a graph at once; ivfflat: nothing until there are vectors to learn lists from; local: never any
+            // (each replica keeps its own graph).
+            assert.deepEqual(await indexes(), expected, kind);
+            assert.equal(storage.openLocalIndex !== null, kind === 'local', `${kind}: a graph in the replica`);
+          } finally {
+            await storage.close();
+          }
         }
+        // A store that had pgvector's graph loses it once its replicas keep their own.
+        await emptied();
+        const before = await openStorage(configured('hnsw'));
+        await before.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
+        await before.close();
+        assert.deepEqual(await indexes(), ['message_vectors_hnsw_half']);
+        const converted = await openStorage(configured('local')) as PostgresStorage;
+        try {
+          await converted.vectorIndex.maintain();
+          assert.deepEqual(await indexes(), [], 'the database graph is dropped');
+        } finally {
+          await converted.close();
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
       }
     });
 

@@ -78,7 +78,9 @@ for (const target of POSTGRES_TARGETS) {
         }
         assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
         await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'all 60 messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 60 });
-        const [jobsA, jobsB] = await Promise.all([completedJobs(a), completedJobs(b)]);
+        // A replica counts a batch once its vectors are on their way into its graph, a moment after the store shows them done.
+        const [jobsA, jobsB] = await waitFor(() => Promise.all([completedJobs(a), completedJobs(b)]),
+          { what: 'both replicas to count what they stored', until: ([jobsA, jobsB]) => jobsA + jobsB >= 60 });
         assert.equal(jobsA + jobsB, 60, `embedded once each: a stored ${jobsA}, b stored ${jobsB}`);
 
         for (const [reader, other] of [[a, 'b'], [b, 'a']] as const) {
@@ -105,18 +107,20 @@ for (const target of POSTGRES_TARGETS) {
       const everything = (reader: RunningService) => reader.api('POST', '/api/v1/query',
         { query: 'harbour ferry raincoat trail', mode: 'semantic', limit: 100 });
       const best = async (reader: RunningService) => (await reader.api('POST', '/api/v1/query',
-        { query: 'Replica a note 7 harbour ferry dawn', mode: 'semantic', limit: 3 })).body.results.map((hit: { content: string }) => hit.content);
+        { query: 'Replica c note 7 harbour ferry dawn', mode: 'semantic', limit: 3 })).body.results.map((hit: { content: string }) => hit.content);
       try {
         const writes = [];
         for (let i = 0; i < 10; i += 1) {
-          writes.push(a.api('POST', '/api/v1/conversations', conversation('a', i)));
-          writes.push(b.api('POST', '/api/v1/conversations', conversation('b', i)));
+          writes.push(a.api('POST', '/api/v1/conversations', conversation('c', i)));
+          writes.push(b.api('POST', '/api/v1/conversations', conversation('d', i)));
         }
         assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
-        await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'all 40 messages embedded', until: (r) => r.body.pending === 0 && r.body.done === 40 });
+        await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'every message embedded', until: (r) => r.body.pending === 0 });
         for (const reader of [a, b]) {
-          // Unfiltered: the graph gives every candidate, so each replica's graph must hold the other's vectors too.
-          await waitFor(() => everything(reader), { what: 'a graph holding all 40 vectors', until: (r) => r.body.results.length === 40 });
+          // Unfiltered: the graph gives every candidate, so each replica's graph must hold the other's vectors too
+          // (the database may hold earlier cases' messages: only these 40 are counted).
+          await waitFor(() => everything(reader), { what: 'a graph holding all 40 vectors', until: (r) =>
+            r.body.results.filter((hit: { folder: string }) => ['/replicas/c', '/replicas/d'].includes(hit.folder)).length === 40 });
         }
         assert.deepEqual(await best(b), await best(a), 'both replicas rank alike');
 
