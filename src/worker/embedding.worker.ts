@@ -198,6 +198,10 @@ export class EmbeddingWorker {
       if (batch.length > 0 && !this.holder.current().mismatch) {
         await this.embedBatch(batch);
         delay = 0;
+      } else if (batch.length === 0) {
+        // Another replica may have recorded the model: a graph of this replica's own then opens and catches up now,
+        // not at the first search.
+        await this.holder.refresh();
       }
       this.state.consecutiveFailures = 0;
     } catch (error) {

@@ -84,8 +84,11 @@ for (const target of POSTGRES_TARGETS) {
         assert.equal(jobsA + jobsB, 60, `embedded once each: a stored ${jobsA}, b stored ${jobsB}`);
 
         for (const [reader, other] of [[a, 'b'], [b, 'a']] as const) {
-          const semantic = await reader.api('POST', '/api/v1/query',
-            { query: `Replica ${other} note 3 harbour ferry`, mode: 'semantic', filters: { folder: `/replicas/${other}` }, limit: 3 });
+          // A replica that embedded nothing itself opens its graph of the vectors when it sees the model another
+          // recorded; until that graph has caught up, its answers say partial.
+          const semantic = await waitFor(() => reader.api('POST', '/api/v1/query',
+            { query: `Replica ${other} note 3 harbour ferry`, mode: 'semantic', filters: { folder: `/replicas/${other}` }, limit: 3 }),
+          { what: 'a complete semantic answer', until: (r) => r.status !== 200 || r.body.partial !== true });
           assert.equal(semantic.status, 200);
           assert.equal(semantic.body.results[0].label, `from ${other}`);
           assert.match(semantic.body.results[0].content, new RegExp(`Replica ${other} note 3:`));
@@ -119,7 +122,7 @@ for (const target of POSTGRES_TARGETS) {
         for (const reader of [a, b]) {
           // Unfiltered: the graph gives every candidate, so each replica's graph must hold the other's vectors too
           // (the database may hold earlier cases' messages: only these 40 are counted).
-          await waitFor(() => everything(reader), { what: 'a graph holding all 40 vectors', until: (r) =>
+          await waitFor(() => everything(reader), { what: 'a graph holding all 40 vectors', timeoutMs: 30_000, until: (r) =>
             r.body.results.filter((hit: { folder: string }) => ['/replicas/c', '/replicas/d'].includes(hit.folder)).length === 40 });
         }
         assert.deepEqual(await best(b), await best(a), 'both replicas rank alike');
