@@ -107,11 +107,17 @@ for (const target of POSTGRES_TARGETS) {
     test('vector_index local: each replica\'s own graph holds what the other embedded', async () => {
       const local = { storage: { driver: 'postgres', url: pg.url, pool_size: 4, vector_index: 'local' } };
       const [a, b] = await Promise.all([replica(local), replica(local)]);
-      const everything = (reader: RunningService) => reader.api('POST', '/api/v1/query',
-        { query: 'harbour ferry raincoat trail', mode: 'semantic', limit: 100 });
-      const best = async (reader: RunningService) => (await reader.api('POST', '/api/v1/query',
-        { query: 'Replica c note 7 harbour ferry dawn', mode: 'semantic', limit: 3 })).body.results.map((hit: { content: string }) => hit.content);
+      // Unfiltered, so the replica's graph gives the candidates: it must hold the other replica's vectors too.
+      const best = async (reader: RunningService, query: string) => (await reader.api('POST', '/api/v1/query',
+        { query, mode: 'semantic', limit: 3 })).body.results?.map((hit: { content: string }) => hit.content) ?? [];
       try {
+        // Both graphs open and caught up first: what comes next reaches a replica's graph only from its own worker or
+        // by following the other's.
+        assert.equal((await a.api('POST', '/api/v1/conversations', conversation('warm-up', 0))).status, 201);
+        for (const reader of [a, b]) {
+          await waitFor(() => reader.api('POST', '/api/v1/query', { query: 'harbour ferry', mode: 'semantic', limit: 1 }), {
+            what: 'a graph open and caught up', timeoutMs: 30_000, until: (r) => r.body.partial !== true && r.body.results?.length === 1 });
+        }
         const writes = [];
         for (let i = 0; i < 10; i += 1) {
           writes.push(a.api('POST', '/api/v1/conversations', conversation('c', i)));
@@ -120,13 +126,15 @@ for (const target of POSTGRES_TARGETS) {
         assert.ok((await Promise.all(writes)).every((response) => response.status === 201));
         await waitFor(() => a.api('GET', '/api/v1/embeddings/status'), { what: 'every message embedded', until: (r) => r.body.pending === 0 });
         for (const reader of [a, b]) {
-          // Unfiltered: the graph gives every candidate, so each replica's graph must hold the other's vectors too
-          // (the database may hold earlier cases' messages: only these 40 are counted).
-          await waitFor(() => everything(reader), { what: 'a graph holding all 40 vectors', timeoutMs: 30_000, until: (r) =>
-            r.body.results.filter((hit: { folder: string }) => ['/replicas/c', '/replicas/d'].includes(hit.folder)).length === 40 });
+          for (const [writer, note] of [['c', 2], ['c', 5], ['c', 8], ['d', 1], ['d', 4], ['d', 7]] as const) {
+            await waitFor(() => best(reader, `Replica ${writer} note ${note} harbour ferry dawn`), {
+              what: `replica ${reader === a ? 'a' : 'b'} to find ${writer} note ${note}`, timeoutMs: 30_000,
+              until: (top) => new RegExp(`^Replica ${writer} note ${note}:`).test(top[0] ?? ''),
+            });
+          }
         }
-        assert.deepEqual(await best(b), await best(a), 'both replicas rank alike');
-
+        const question = 'Replica c note 7 harbour ferry dawn';
+        assert.deepEqual(await best(b, question), await best(a, question), 'both replicas rank alike');
       } finally {
         await Promise.all([a.stop(), b.stop()]);
       }
