@@ -20,7 +20,7 @@ const server = await probeServer();
 const skip = server ? false : `no PostgreSQL at ${new URL(ADMIN_URL).host} (set MEMSVC_TEST_POSTGRES_ADMIN_URL): server concurrency is not tested`;
 if (skip) console.log(`# SKIP ${skip}`);
 const vectors = Boolean(server?.pgvector);
-const VECTOR_MIGRATIONS = new Set([2, 4, 7]);
+const VECTOR_MIGRATIONS = new Set([2, 4, 7, 8]);
 const migrations = POSTGRES_MIGRATIONS.filter((migration) => vectors || !VECTOR_MIGRATIONS.has(migration.version));
 
 describe('postgres server: replicas racing on one database', { skip }, () => {

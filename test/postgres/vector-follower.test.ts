@@ -76,6 +76,21 @@ for (const target of POSTGRES_TARGETS) {
           assert.ok(Math.abs(found[0]!.score - 1) < 1e-5, 'scored exactly against the stored vector');
         }
 
+        // A conversation deleted through A: its vector leaves B's graph too.
+        const doomed = newId();
+        await a.storage.conversations.create({
+          id: doomed, label: 'doomed', folder: '/', importanceScore: 5, now: '2026-05-01T11:00:00.000Z',
+          messages: [{ role: 'user', content: 'message 9', timestamp: '2026-05-01T11:00:00.000Z' }],
+        }, { maxMessagesPerConversation: 50, sessionGapMs: 30 * 60_000 });
+        const uniform = new Float32Array(MODEL.dimension).fill(1 / Math.sqrt(MODEL.dimension));
+        await embedOn(a, (position) => (position === 9 ? uniform : axis(position)));
+        const doomedKey = (await a.storage.vectorSearch(() => a.holder.current().index).nearest(uniform, {}, 1))[0]!.key;
+        const held = b.holder.current().index!;
+        await waitFor(() => held.missing([doomedKey]), { what: 'b\'s graph to hold the message', until: (missing) => missing.length === 0 });
+        assert.ok(await a.storage.conversations.delete(doomed));
+        await waitFor(() => held.missing([doomedKey]), { what: 'b\'s graph to drop it', until: (missing) => missing.length === 1 });
+        assert.deepEqual(await held.missing([...positionOf.keys()]), [], 'the others stay');
+
         // A rebuild: every vector goes, and the messages come back along other axes (message i along axis i + 4).
         await a.storage.embeddings.resetAll();
         await a.holder.reset();

@@ -8,6 +8,8 @@ const MODEL_STATE_KEY = 'embedding_model';
 export const VECTORS_EPOCH_KEY = 'vectors_epoch';
 const BUMP_EPOCH = `INSERT INTO service_state (key, value) VALUES ('${VECTORS_EPOCH_KEY}', '1')
   ON CONFLICT (key) DO UPDATE SET value = (service_state.value::bigint + 1)::text`;
+/** In the transaction that clears every vector: the removals are not noted one by one (vector_removals, migration 8). */
+const EVERY_VECTOR = `SET LOCAL memsvc.every_vector = 'on'`;
 
 /**
  * The embedding queue on a database shared by several replicas: a message's
@@ -116,6 +118,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       // A message appended meanwhile came with its job: it is open again like the rest.
       const reset = await client.query(`INSERT INTO embedding_jobs (message_seq) SELECT seq FROM messages
         ON CONFLICT (message_seq) DO UPDATE SET attempts = 0, failed = false, error = NULL, claimed_until = NULL`);
+      await client.query(EVERY_VECTOR);
       await client.query('DELETE FROM message_vectors');
       await client.query('DELETE FROM service_state WHERE key = $1', [MODEL_STATE_KEY]);
       await client.query(BUMP_EPOCH);
@@ -172,6 +175,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       if (rows[0]) return JSON.parse(rows[0].value) as EmbeddingModelInfo;
       await client.query('INSERT INTO service_state (key, value) VALUES ($1, $2)', [MODEL_STATE_KEY, JSON.stringify(info)]);
       const dimension = Math.trunc(info.dimension);
+      await client.query(EVERY_VECTOR);
       await client.query('DELETE FROM message_vectors');
       await client.query(BUMP_EPOCH);
       await this.index.onModelRecorded(client, dimension, async () => {

@@ -183,6 +183,29 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX message_vectors_by_added ON message_vectors (added) WHERE added IS NOT NULL;
     `,
   },
+  {
+    version: 8,
+    name: 'vectors removed, for replicas that keep their own graph',
+    sql: `
+      -- A vector that goes with its message (a conversation deleted, pruned, replaced by an import) is noted here, so
+      -- that replicas keeping their own graph drop it too. Clearing every vector at once (a rebuild) sets
+      -- memsvc.every_vector in its transaction and is not noted: the replicas start their graphs again instead.
+      CREATE TABLE vector_removals (
+        seq         bigserial PRIMARY KEY,
+        message_seq bigint NOT NULL,
+        removed_at  timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE FUNCTION note_vector_removals() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF coalesce(current_setting('memsvc.every_vector', true), '') <> 'on' THEN
+          INSERT INTO vector_removals (message_seq) SELECT message_seq FROM removed;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER message_vectors_removed AFTER DELETE ON message_vectors
+        REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION note_vector_removals();
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock that lets one replica migrate while the others wait. */

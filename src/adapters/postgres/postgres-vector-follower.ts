@@ -5,35 +5,72 @@ import type { SaveScope, VectorIndex } from '../../ports/vector-index.js';
 import { VECTORS_EPOCH_KEY } from './postgres-embedding.queue.js';
 import type { Pool } from './postgres-pool.js';
 
-/** How often a replica looks for vectors other replicas stored. */
+/** How often a replica looks for vectors other replicas stored or removed. */
 export const FOLLOW_INTERVAL_MS = 1000;
 /**
- * Numbers read again below the highest seen: a storing transaction may commit after one that drew a later number
- * (each replica stores at most two batches of 64 at once, so this covers dozens of replicas).
+ * Numbers read again below the highest seen: a transaction may commit after one that drew a later number (each
+ * replica stores at most two batches of 64 at once, so this covers dozens of replicas).
  */
 const LATE_COMMIT_WINDOW = 4096;
 /** Keys read a step beyond the window, and vectors fetched a batch. */
 const PAGE = 2048;
 const ADD_BATCH = 512;
 /**
- * Looks in a row that found the highest number unchanged before the window is no longer read again: a storing
- * statement that drew a number has committed or failed well within this many seconds. Until something new is
- * stored, a look is then one probe of the index (reading the window took 3.4 ms at 100K vectors).
+ * Looks in a row that found the highest number unchanged before the window is no longer read again: a statement
+ * that drew a number has committed or failed well within this many seconds. Until something new comes, a look is
+ * then one probe of each index (reading the window took 3.4 ms at 100K vectors).
  */
 const QUIET_LOOKS = 5;
+/** Removals are kept this long for replicas to follow, and cleared about once an hour. */
+const REMOVALS_KEPT = '1 day';
+const CLEAR_REMOVALS_EVERY_MS = 60 * 60_000;
+
+/** Where a replica stands in one numbered feed (vectors stored, vectors removed), and whether to read it now. */
+class FeedCursor {
+  /** The highest number seen. */
+  highest = 0;
+  /** Looks in a row since the feed's highest number last moved. */
+  private quiet = 0;
+
+  /** Whether to read the feed, now that its highest number is `latest`. */
+  due(latest: number | null): boolean {
+    if ((latest ?? 0) > this.highest) {
+      this.quiet = 0;
+      return true;
+    }
+    return ++this.quiet <= QUIET_LOOKS;
+  }
+
+  /** Read from here: the late-commit window below the highest seen. */
+  from(): number {
+    return this.highest - LATE_COMMIT_WINDOW;
+  }
+
+  /** Read up to `last`; true when that moved the cursor on. */
+  advance(last: number): boolean {
+    const moved = last > this.highest;
+    this.highest = Math.max(this.highest, last);
+    return moved;
+  }
+
+  restart(at: number): void {
+    this.highest = at;
+    this.quiet = 0;
+  }
+}
 
 /**
- * Keeps a replica's own graph (storage.vector_index: local) in line with vectors other replicas store: every
- * second it reads the keys stored since it last looked (by message_vectors.added) and adds those its graph lacks.
- * When every vector went at once (a rebuild, counted in service_state) it empties the graph and follows from the
- * start. Vectors another replica deleted stay in the graph until the next start; searches re-rank candidates
- * against the stored rows, so they are never answered.
+ * Keeps a replica's own graph (storage.vector_index: local) in line with what other replicas do: every second it
+ * reads the vectors removed (vector_removals: their messages went) and drops them, then the keys stored (by
+ * message_vectors.added) and adds those its graph lacks. When every vector went at once (a rebuild, counted in
+ * service_state) it empties the graph and follows from the start. Vectors removed while the replica was down stay
+ * in its saved graph: searches re-rank candidates against the stored rows, so they are never answered.
  */
 export class StoredVectorFollower {
-  private highest = 0;
-  /** Looks in a row since the highest number last moved. */
-  private quiet = 0;
+  private readonly stored = new FeedCursor();
+  private readonly removed = new FeedCursor();
   private epoch: string | null = null;
+  private removalsClearedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
@@ -41,13 +78,12 @@ export class StoredVectorFollower {
   constructor(private readonly pool: Pool, private readonly queue: EmbeddingQueue, private readonly index: VectorIndex,
     private readonly log?: Logger) {}
 
-  /** Notes where the stored vectors stand now (the start's catch-up covers what came before), then follows. */
+  /** Notes where both feeds stand now (the start's catch-up covers what was stored before), then follows. */
   async start(): Promise<void> {
-    const { rows } = await this.pool.query<{ highest: number | null; epoch: string | null }>(`SELECT
-      (SELECT max(added) FROM message_vectors) AS highest,
-      (SELECT value FROM service_state WHERE key = $1) AS epoch`, [VECTORS_EPOCH_KEY]);
-    this.highest = rows[0]?.highest ?? 0;
-    this.epoch = rows[0]?.epoch ?? null;
+    const state = await this.state();
+    this.stored.restart(state.stored ?? 0);
+    this.removed.restart(state.removed ?? 0);
+    this.epoch = state.epoch;
     this.schedule();
   }
 
@@ -71,34 +107,53 @@ export class StoredVectorFollower {
     this.timer.unref();
   }
 
+  private async state(): Promise<{ epoch: string | null; stored: number | null; removed: number | null }> {
+    const { rows } = await this.pool.query<{ epoch: string | null; stored: number | null; removed: number | null }>(`SELECT
+      (SELECT value FROM service_state WHERE key = $1) AS epoch,
+      (SELECT max(added) FROM message_vectors) AS stored,
+      (SELECT max(seq) FROM vector_removals) AS removed`, [VECTORS_EPOCH_KEY]);
+    return rows[0]!;
+  }
+
   private async step(): Promise<void> {
-    const { rows: state } = await this.pool.query<{ epoch: string | null; highest: number | null }>(`SELECT
-      (SELECT value FROM service_state WHERE key = $1) AS epoch, (SELECT max(added) FROM message_vectors) AS highest`,
-    [VECTORS_EPOCH_KEY]);
-    const epoch = state[0]?.epoch ?? null;
-    if (epoch !== this.epoch) {
+    const state = await this.state();
+    if (state.epoch !== this.epoch) {
       // Every vector went: what the graph holds is of vectors no longer stored.
       await this.index.clear();
-      this.epoch = epoch;
-      this.highest = 0;
-      this.quiet = 0;
+      this.epoch = state.epoch;
+      this.stored.restart(0);
+      this.removed.restart(state.removed ?? 0);
     }
-    if ((state[0]?.highest ?? 0) > this.highest) this.quiet = 0;
-    else if (++this.quiet > QUIET_LOOKS) return;
+    // Removals first: a removed vector never comes back (its message is gone), so dropping one twice is harmless.
+    if (this.removed.due(state.removed)) await this.read('removed', this.removed);
+    if (this.stored.due(state.stored)) await this.read('stored', this.stored);
+    if (Date.now() - this.removalsClearedAt > CLEAR_REMOVALS_EVERY_MS) {
+      this.removalsClearedAt = Date.now();
+      await this.pool.query(`DELETE FROM vector_removals WHERE removed_at < now() - interval '${REMOVALS_KEPT}'`);
+    }
+  }
+
+  /** Reads one feed from its cursor's window on, page by page, and applies it to the graph. */
+  private async read(feed: 'stored' | 'removed', cursor: FeedCursor): Promise<void> {
+    const sql = feed === 'stored'
+      ? 'SELECT added AS n, message_seq AS key FROM message_vectors WHERE added > $1 ORDER BY added LIMIT $2'
+      : 'SELECT seq AS n, message_seq AS key FROM vector_removals WHERE seq > $1 ORDER BY seq LIMIT $2';
     for (;;) {
       if (this.stopped) return;
-      const { rows } = await this.pool.query<{ added: number; key: number }>(`SELECT added, message_seq AS key
-        FROM message_vectors WHERE added > $1 ORDER BY added LIMIT $2`, [this.highest - LATE_COMMIT_WINDOW, LATE_COMMIT_WINDOW + PAGE]);
+      const { rows } = await this.pool.query<{ n: number; key: number }>(sql, [cursor.from(), LATE_COMMIT_WINDOW + PAGE]);
       if (rows.length === 0) return;
-      const missing = await this.index.missing(rows.map((row) => row.key));
-      for (let i = 0; i < missing.length && !this.stopped; i += ADD_BATCH) {
-        const found = await this.queue.vectorsByKey(missing.slice(i, i + ADD_BATCH));
-        await this.index.add(found.map((item) => item.key), found.map((item) => item.vector));
-      }
-      const last = rows[rows.length - 1]!.added;
-      const advanced = last > this.highest;
-      this.highest = Math.max(this.highest, last);
-      if (rows.length < LATE_COMMIT_WINDOW + PAGE || !advanced) return;
+      const keys = rows.map((row) => row.key);
+      if (feed === 'removed') await this.index.remove(keys);
+      else await this.addMissing(keys);
+      if (!cursor.advance(rows[rows.length - 1]!.n) || rows.length < LATE_COMMIT_WINDOW + PAGE) return;
+    }
+  }
+
+  private async addMissing(keys: readonly number[]): Promise<void> {
+    const missing = await this.index.missing(keys);
+    for (let i = 0; i < missing.length && !this.stopped; i += ADD_BATCH) {
+      const found = await this.queue.vectorsByKey(missing.slice(i, i + ADD_BATCH));
+      await this.index.add(found.map((item) => item.key), found.map((item) => item.vector));
     }
   }
 }
