@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPool } from '../../src/adapters/postgres/postgres-pool.js';
+import { PostgresStatisticsKeeper } from '../../src/adapters/postgres/postgres-statistics-keeper.js';
 import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
 import { newId } from '../../src/domain/ids.js';
 import type { Logger } from '../../src/ports/logger.js';
@@ -108,6 +110,18 @@ for (const target of POSTGRES_TARGETS) {
         await b.holder.close();
         await a.storage.close();
         await b.storage.close();
+      }
+    });
+
+    test('notes of removals are kept a day for the replicas to follow, then cleared', async () => {
+      const pool = createPool(database.url, 1);
+      try {
+        await pool.query(`INSERT INTO vector_removals (message_seq, removed_at) VALUES (1001, now() - interval '25 hours'), (1002, now() - interval '1 hour')`);
+        await new PostgresStatisticsKeeper(pool).check();
+        const { rows } = await pool.query<{ key: number }>('SELECT message_seq AS key FROM vector_removals WHERE message_seq IN (1001, 1002)');
+        assert.deepEqual(rows.map((row) => row.key), [1002]);
+      } finally {
+        await pool.end();
       }
     });
   });

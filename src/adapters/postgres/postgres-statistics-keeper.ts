@@ -14,15 +14,20 @@ const LOCK_TIMEOUT_MS = 100;
 const LOCK_NOT_AVAILABLE = '55P03';
 /** Any fixed number: one replica analyzes at a time. */
 const ANALYZE_LOCK = 7_436_002;
+/** Vector removals are kept this long for the replicas to follow, and cleared about once an hour. */
+const REMOVALS_KEPT = '1 day';
+const CLEAR_REMOVALS_EVERY_MS = 60 * 60_000;
 
 /**
  * Keeps the planner's statistics fresh where the server does not (autovacuum off, or behind a bulk load): the
  * search statements' plans depend on them (a folder of 1,000 conversations estimated at 14 made full text 1.6 s
- * rather than 30 ms; bench/NOTES.md). With autovacuum on and keeping up, it never acts.
+ * rather than 30 ms; bench/NOTES.md). With autovacuum on and keeping up, it never acts. It also clears the
+ * vector removals the replicas have had a day to follow.
  */
 export class PostgresStatisticsKeeper {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private removalsClearedAt = 0;
 
   constructor(private readonly pool: Pool, private readonly log?: Logger) {}
 
@@ -37,7 +42,7 @@ export class PostgresStatisticsKeeper {
     await this.running;
   }
 
-  /** Analyzes the tables that changed enough since their last analyze, and vacuums a queue full of dead rows. */
+  /** Analyzes the tables that changed enough since their last analyze, vacuums a queue full of dead rows, clears old removals. */
   check(): Promise<void> {
     this.running ??= this.bringUpToDate().catch((error: unknown) => {
       this.log?.warn({ err: error }, 'table statistics could not be refreshed; plans may suffer until they are');
@@ -72,6 +77,11 @@ export class PostgresStatisticsKeeper {
     if (jobs && jobs.dead >= DEAD_JOBS && jobs.dead > jobs.live) {
       // SKIP_LOCKED: a queue another session holds (a vacuum of its own) is left to it.
       await this.pool.query('VACUUM (SKIP_LOCKED) embedding_jobs');
+    }
+    if (Date.now() - this.removalsClearedAt >= CLEAR_REMOVALS_EVERY_MS) {
+      this.removalsClearedAt = Date.now();
+      // Noted for replicas keeping their own graph (postgres-vector-follower.ts), which follow them within seconds.
+      await this.pool.query(`DELETE FROM vector_removals WHERE removed_at < now() - interval '${REMOVALS_KEPT}'`);
     }
   }
 }

@@ -21,9 +21,6 @@ const ADD_BATCH = 512;
  * then one probe of each index (reading the window took 3.4 ms at 100K vectors).
  */
 const QUIET_LOOKS = 5;
-/** Removals are kept this long for replicas to follow, and cleared about once an hour. */
-const REMOVALS_KEPT = '1 day';
-const CLEAR_REMOVALS_EVERY_MS = 60 * 60_000;
 
 /** Where a replica stands in one numbered feed (vectors stored, vectors removed), and whether to read it now. */
 class FeedCursor {
@@ -63,14 +60,14 @@ class FeedCursor {
  * Keeps a replica's own graph (storage.vector_index: local) in line with what other replicas do: every second it
  * reads the vectors removed (vector_removals: their messages went) and drops them, then the keys stored (by
  * message_vectors.added) and adds those its graph lacks. When every vector went at once (a rebuild, counted in
- * service_state) it empties the graph and follows from the start. Vectors removed while the replica was down stay
- * in its saved graph: searches re-rank candidates against the stored rows, so they are never answered.
+ * service_state) it empties the graph and follows from the start. Removals are kept a day
+ * (postgres-statistics-keeper.ts clears them); those made while the replica was down stay in its saved graph, where
+ * searches, re-ranking candidates against the stored rows, never answer them.
  */
 export class StoredVectorFollower {
   private readonly stored = new FeedCursor();
   private readonly removed = new FeedCursor();
   private epoch: string | null = null;
-  private removalsClearedAt = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
@@ -127,10 +124,6 @@ export class StoredVectorFollower {
     // Removals first: a removed vector never comes back (its message is gone), so dropping one twice is harmless.
     if (this.removed.due(state.removed)) await this.read('removed', this.removed);
     if (this.stored.due(state.stored)) await this.read('stored', this.stored);
-    if (Date.now() - this.removalsClearedAt > CLEAR_REMOVALS_EVERY_MS) {
-      this.removalsClearedAt = Date.now();
-      await this.pool.query(`DELETE FROM vector_removals WHERE removed_at < now() - interval '${REMOVALS_KEPT}'`);
-    }
   }
 
   /** Reads one feed from its cursor's window on, page by page, and applies it to the graph. */
