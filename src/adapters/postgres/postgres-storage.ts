@@ -84,7 +84,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     });
     const follower = new StoredVectorFollower(pool, embeddings, graph, options.log);
     // Marked before the start's catch-up lists the stored keys, so that nothing stored meanwhile is missed.
-    const following = follower.start().catch((error: unknown) => options.log?.warn({ err: error }, 'following other replicas\' vectors could not start'));
+    const following = follower.start();
     return { index: new FollowedVectorIndex(graph, follower), loaded: following.then(() => graph.loaded) };
   };
   return {

@@ -67,7 +67,8 @@ class FeedCursor {
 export class StoredVectorFollower {
   private readonly stored = new FeedCursor();
   private readonly removed = new FeedCursor();
-  private epoch: string | null = null;
+  /** The rebuild counter the graph is of; undefined until first read (then taken as it is). */
+  private epoch: string | null | undefined = undefined;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
@@ -75,12 +76,21 @@ export class StoredVectorFollower {
   constructor(private readonly pool: Pool, private readonly queue: EmbeddingQueue, private readonly index: VectorIndex,
     private readonly log?: Logger) {}
 
-  /** Notes where both feeds stand now (the start's catch-up covers what was stored before), then follows. */
+  /**
+   * Notes where both feeds stand now (the start's catch-up covers what was stored before), then follows. Should the
+   * database not answer, it follows from the beginning once it does (checking every stored key once), since the
+   * catch-up may have missed what was stored meanwhile.
+   */
   async start(): Promise<void> {
-    const state = await this.state();
-    this.stored.restart(state.stored ?? 0);
-    this.removed.restart(state.removed ?? 0);
-    this.epoch = state.epoch;
+    try {
+      const state = await this.state();
+      this.stored.restart(state.stored ?? 0);
+      this.removed.restart(state.removed ?? 0);
+      this.epoch = state.epoch;
+    } catch (error) {
+      this.log?.warn({ err: error }, 'following the vectors other replicas store could not start; following from the beginning');
+      this.epoch = undefined;
+    }
     this.schedule();
   }
 
@@ -114,6 +124,7 @@ export class StoredVectorFollower {
 
   private async step(): Promise<void> {
     const state = await this.state();
+    if (this.epoch === undefined) this.epoch = state.epoch;
     if (state.epoch !== this.epoch) {
       // Every vector went: what the graph holds is of vectors no longer stored.
       await this.index.clear();
