@@ -48,9 +48,10 @@ export class PostgresGraphVectorSearch implements VectorSearch {
   /** The k best of `keys` that the filter admits and that are still stored, by their stored vectors. */
   private async rerank(text: string, keys: number[], where: string, whereParams: unknown[], k: number): Promise<ScoredKey[]> {
     if (keys.length === 0) return [];
+    // The question's vector is sent once: the order is by the score it gives.
     const { rows } = await this.pool.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - (v.embedding <=> ?::vector) AS score
       FROM message_vectors v WHERE v.message_seq = ANY(?::bigint[]) AND ${where}
-      ORDER BY v.embedding <=> ?::vector, v.message_seq LIMIT ?`), [text, keys, ...whereParams, text, k]);
+      ORDER BY score DESC, v.message_seq LIMIT ?`), [text, keys, ...whereParams, k]);
     return rows.sort(byScoreThenKey);
   }
 }
