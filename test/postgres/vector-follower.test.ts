@@ -113,6 +113,11 @@ for (const target of POSTGRES_TARGETS) {
       }
     });
 
+    test('a graph in the replica needs a data dir to keep it in: opening without one is refused', async () => {
+      await assert.rejects(openPostgresStorage({ url: database.url, poolSize: 1, vectorIndex: { kind: 'local' } }),
+        /storage\.vector_index local keeps a graph in server\.data_dir/);
+    });
+
     test('notes of removals are kept a day for the replicas to follow, then cleared', async () => {
       const pool = createPool(database.url, 1);
       try {
