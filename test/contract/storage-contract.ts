@@ -406,6 +406,19 @@ export function storageContract(driver: ContractDriver): void {
       assert.ok(found.every((item, i) => i === 0 || item.score <= found[i - 1]!.score));
     }, { exactMaxCandidates: 0 }));
 
+    test('vector search under a date range whose few messages lie far from the question, in a store larger than the graph\'s widest candidate list: all of them', () => withStorage(driver, async (storage) => {
+      // 4,100 messages near the question, then 5 later ones pointing away from it.
+      const near = (i: number) => [1, (i % 97) / 1000, 0.3];
+      for (let c = 0; c < 82; c += 1) {
+        await create(storage, { folder: '/bulk', messages: Array.from({ length: 50 }, (_, i) => says(`near ${c * 50 + i}`, 0)) });
+      }
+      await create(storage, { folder: '/late', messages: Array.from({ length: 5 }, (_, i) => says(`far ${i}`, 10_000 + i)) });
+      const { vectors } = await embedAll(storage, (content) => (content.startsWith('far') ? [-1, Number(content.slice(4)) / 10, 0.3] : near(Number(content.slice(5)))));
+      const found = await vectors.nearest(normalize([1, 0, 0.3]), { dateFrom: at(10_000) }, 10);
+      const hits = await storage.search.hydrate(found.map((item) => item.key));
+      assert.deepEqual(hits.map((hit) => hit.content).sort(), ['far 0', 'far 1', 'far 2', 'far 3', 'far 4']);
+    }));
+
     test('context reads: pinned and recent message keys, newest first', () => withStorage(driver, async (storage) => {
       await create(storage, { importance: 10, messages: [says('pinned old', 0), says('pinned new', 10)] });
       await create(storage, { importance: 4, messages: [says('recent', 20)] });

@@ -5,7 +5,7 @@ import { indexCandidates, MAX_INDEX_CANDIDATES, unfilteredCandidates } from '../
 import { hasFilter } from '../sql/filter-sql.js';
 import type { AdmittedMessages } from './postgres-admitted-messages.js';
 import { numbered, toVectorText, type Pool } from './postgres-pool.js';
-import { admittedVectorsWhere, exactNearest } from './postgres-vector-search.js';
+import { admittedVectorsWhere, exactAmongFew, exactNearest, FEW_FACTOR } from './postgres-vector-search.js';
 
 /** How much wider the one retry of a filter that correlates with the query looks (at least MAX_INDEX_CANDIDATES). */
 const CORRELATED_WIDENING = 8;
@@ -42,7 +42,11 @@ export class PostgresGraphVectorSearch implements VectorSearch {
     const expected = (asked * matching) / Math.max(1, size);
     if (asked >= size || found.length >= Math.min(k, expected / 2)) return found;
     const wider = Math.min(size, Math.max(asked * CORRELATED_WIDENING, MAX_INDEX_CANDIDATES));
-    return this.rerank(text, await candidates(wider), where, params, k);
+    const widened = await this.rerank(text, await candidates(wider), where, params, k);
+    if (widened.length >= k || wider >= size) return widened;
+    // Still short, and the graph was not read whole: the filter's few matches lie far from the question (a date range
+    // that counting conversations cannot size). Ranked exactly, from the messages it admits, when they are few.
+    return (await exactAmongFew(this.pool, text, filter, k, this.exactMaxCandidates * FEW_FACTOR)) ?? widened;
   }
 
   /** The k best of `keys` that the filter admits and that are still stored, by their stored vectors. */

@@ -1,6 +1,6 @@
 import { byScoreThenKey, type ScoredKey, type SearchFilter } from '../../domain/search.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
-import { folderSubtreeRange, hasFilter, splitSearchFilterWhere } from '../sql/filter-sql.js';
+import { folderSubtreeRange, hasFilter, searchFilterWhere, splitSearchFilterWhere } from '../sql/filter-sql.js';
 import { AdmittedMessages } from './postgres-admitted-messages.js';
 import { inTransaction, numbered, toVectorText, type Pool } from './postgres-pool.js';
 import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-index.js';
@@ -12,6 +12,8 @@ import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-ind
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 20_000;
 /** Small plans only: parallel workers cost more to start than these statements take. */
+/** A filter an index could not serve in full is scanned exactly while it admits at most this many times exactMaxCandidates. */
+export const FEW_FACTOR = 4;
 export const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
 
 /**
@@ -37,8 +39,12 @@ export class PostgresVectorSearch implements VectorSearch {
     const { where, params: whereParams } = admittedVectorsWhere(filter);
     if (await this.admitted.atMost(filter, this.exactMaxCandidates)) return exactNearest(this.pool, text, where, whereParams, k);
     // The planner, seeing a filter, may prefer to sort every admitted vector: too many here, so the index must serve.
-    return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
+    const found = await this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
       WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], k, true, 'SET LOCAL enable_sort = off');
+    if (found.length >= k) return found;
+    // The walk gave up short: the filter's few matches lie far from the question (a date range, which counting
+    // conversations cannot size).
+    return (await exactAmongFew(this.pool, text, filter, k, this.exactMaxCandidates * FEW_FACTOR)) ?? found;
   }
 
   /** The index's settings for k rows; iterative scans keep going until k rows pass the filter. */
@@ -72,4 +78,20 @@ export function exactNearest(pool: Pool, text: string, where: string, whereParam
       FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [text, ...whereParams, text, k]);
     return rows;
   });
+}
+
+/**
+ * The k nearest of the messages the filter admits, by an exact scan driven from the messages (their conversation
+ * and dates), after counting them up to `cap`: null when there are more.
+ */
+export async function exactAmongFew(pool: Pool, text: string, filter: SearchFilter, k: number, cap: number): Promise<ScoredKey[] | null> {
+  const where = searchFilterWhere(filter, folderSubtreeRange);
+  const messages = 'messages m JOIN conversations c ON c.id = m.conversation_id';
+  const { rows: counted } = await pool.query<{ n: number }>(numbered(`SELECT count(*) AS n
+    FROM (SELECT 1 FROM ${messages} WHERE ${where.sql} LIMIT ?) s`), [...where.params, cap + 1]);
+  if (counted[0]!.n > cap) return null;
+  const { rows } = await pool.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - (v.embedding <=> ?::vector) AS score
+    FROM ${messages} JOIN message_vectors v ON v.message_seq = m.seq WHERE ${where.sql}
+    ORDER BY score DESC, v.message_seq LIMIT ?`), [text, ...where.params, k]);
+  return rows;
 }
