@@ -79,6 +79,9 @@ for (const target of POSTGRES_TARGETS) {
         assert.equal(original.body.folder, '/projects/p4');
         assert.deepEqual(original.body.messages[0].metadata, { n: 4 });
         assert.deepEqual(original.body.messages.map((m: { name: string | null }) => m.name), ['Gardener 4', null], 'author names move too');
+        // The replica builds its graph of the moved vectors from the database first (storage.vector_index: local).
+        await waitFor(() => target.api('GET', '/health/detailed'), { what: 'the replica\'s graph to have caught up',
+          until: (r) => ['ready', 'database'].includes(r.body?.index?.state) });
         const semantic = await target.api('POST', '/api/v1/query',
           { query: 'Project 5: the greenhouse sensors report humidity 45%', mode: 'semantic', limit: 1 });
         assert.equal(semantic.body.results[0].conversation_id, ids[5]);
