@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
-import { PostgresMessageSearch } from '../../src/adapters/postgres/postgres-message-search.js';
+import { balancedGroups, PostgresMessageSearch } from '../../src/adapters/postgres/postgres-message-search.js';
 import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
 import { naturalLanguageQuery } from '../../src/domain/full-text-query.js';
 import { newId } from '../../src/domain/ids.js';
@@ -46,6 +46,14 @@ function assertSameRanking(actual: ScoredKey[], expected: ScoredKey[], what: str
   assert.deepEqual(actual.map((hit) => hit.key), expected.map((hit) => hit.key), `${what}: keys`);
   actual.forEach((hit, i) => assert.ok(Math.abs(hit.score - expected[i]!.score) < 1e-6, `${what}: score of ${hit.key}`));
 }
+
+test('the complete words split into groups of about equal matches, each word once, in the order given', () => {
+  const documents = new Map([['walrus', 10], ['keeper', 3_000], ['travel', 2_500], ['spring', 400], ['fennel', 90]]);
+  const groups = balancedGroups(['walrus', 'fennel', 'spring', 'travel', 'keeper'], documents, 2);
+  assert.deepEqual(groups, [['keeper'], ['walrus', 'fennel', 'spring', 'travel']]);
+  assert.deepEqual(balancedGroups(['walrus'], documents, 2), [['walrus']]);
+  assert.deepEqual(balancedGroups([], documents, 2), []);
+});
 
 for (const target of POSTGRES_TARGETS) {
   describe(`bounded full-text ranking (${target.name})`, () => {
