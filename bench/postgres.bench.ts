@@ -155,20 +155,31 @@ function recallRows(driver: string, answers: Map<string, string[][]> | null, exa
   });
 }
 
+/** Concurrencies each replica is driven at, one after another: a curve of throughput against p95 for each setup. */
+const REPLICA_CONCURRENCIES = [1, 2, 4] as const;
+/** The concurrency of the one replica whose p95 the two are compared at. */
+const BASELINE_CONCURRENCY = 4;
+
 /**
- * Hybrid questions at a fixed concurrency against one replica, then the same concurrency against each of two
- * replicas of one database (a second service started beside the first).
+ * Hybrid questions against one replica at each of REPLICA_CONCURRENCIES, then against each of two replicas of one
+ * database (a second service started beside the first) at the same per-replica concurrencies. "Throughput at the same
+ * p95": the two replicas' queries per second read off their curve at the p95 one replica has at BASELINE_CONCURRENCY.
  */
 async function replicaThroughput(one: HttpClient, env: Record<string, string>, dataDir: string, questions: readonly string[],
   log: (message: string) => void): Promise<Measurement[]> {
-  const perReplica = 4;
   const bodies = questions.map((q) => JSON.stringify({ query: q, limit: 10 }));
-  const load = (client: HttpClient, offset: number) => runLoad({
-    client, concurrency: perReplica, maxRequests: 400, maxDurationMs: 120_000, warmupRequests: 20, expectStatus: 200,
+  const load = (client: HttpClient, concurrency: number, offset: number) => runLoad({
+    client, concurrency, maxRequests: 100 * concurrency, maxDurationMs: 120_000, warmupRequests: 20, expectStatus: 200,
     request: (i) => ({ method: 'POST', path: '/api/v1/query', body: bodies[(i + offset) % bodies.length]! }),
   });
-  log('replicas: one, then two on one database');
-  const single = await load(one, 0);
+  log('replicas: one, then two on one database, each at concurrency ' + REPLICA_CONCURRENCIES.join(', '));
+  const rows: Measurement[] = [];
+  const single: CurvePoint[] = [];
+  for (const concurrency of REPLICA_CONCURRENCIES) {
+    const result = await load(one, concurrency, 0);
+    single.push({ concurrency, throughput: result.throughput_per_s, p95: result.p95_ms });
+    rows.push({ group: 'replicas', name: `hybrid, one replica, concurrency ${concurrency}`, ...result });
+  }
   const second = await spawnService({ dataDir, env: { ...env, MEMSVC_BRIDGE_PORT: String(await freePort()),
     MEMSVC_RATE_LIMIT_ENABLED: 'false', MEMSVC_EMBEDDING_WORKER_ENABLED: 'false' } });
   const other = createHttpClient(second.baseUrl, second.apiKey, 16);
@@ -179,20 +190,48 @@ async function replicaThroughput(one: HttpClient, env: Record<string, string>, d
       until: (response) => ['ready', 'database'].includes(response.body?.index?.state), timeoutMs: 60 * 60_000, intervalMs: 500 });
     const readyMs = performance.now() - started;
     if (readyMs > 2_000) log(`replicas: the second replica's graph caught up from the database in ${round(readyMs / 1000, 1)} s`);
-    const [a, b] = await Promise.all([load(one, 0), load(other, 200)]);
-    const combined = a.throughput_per_s + b.throughput_per_s;
-    return [
-      { group: 'replicas', name: `hybrid, one replica, concurrency ${perReplica}`, ...single },
-      { group: 'replicas', name: `hybrid, replica A of two, concurrency ${perReplica}`, ...a },
-      { group: 'replicas', name: `hybrid, replica B of two, concurrency ${perReplica}`, ...b,
-        note: `two replicas ${round(combined, 1)} q/s = ${round(combined / single.throughput_per_s, 2)}x one replica's ` +
-          `${round(single.throughput_per_s, 1)} (p95 ${round(Math.max(a.p95_ms, b.p95_ms), 1)} vs ${round(single.p95_ms, 1)} ms)` },
-    ];
+    const pair: CurvePoint[] = [];
+    for (const concurrency of REPLICA_CONCURRENCIES) {
+      const [a, b] = await Promise.all([load(one, concurrency, 0), load(other, concurrency, 200)]);
+      pair.push({ concurrency: 2 * concurrency, throughput: a.throughput_per_s + b.throughput_per_s, p95: Math.max(a.p95_ms, b.p95_ms) });
+      rows.push({ group: 'replicas', name: `hybrid, two replicas, concurrency ${concurrency} each`, ...b,
+        throughput_per_s: a.throughput_per_s + b.throughput_per_s, p95_ms: Math.max(a.p95_ms, b.p95_ms),
+        note: `replica A ${round(a.throughput_per_s, 1)} q/s p95 ${round(a.p95_ms, 1)} ms; B ${round(b.throughput_per_s, 1)} q/s p95 ${round(b.p95_ms, 1)} ms` });
+    }
+    const baseline = single.find((point) => point.concurrency === BASELINE_CONCURRENCY)!;
+    const same = throughputAt(pair, baseline.p95);
+    const equal = pair.find((point) => point.concurrency === 2 * BASELINE_CONCURRENCY)!;
+    const summary = `two replicas against one: at one replica's p95 at concurrency ${BASELINE_CONCURRENCY} (${round(baseline.p95, 1)} ms, ` +
+      `${round(baseline.throughput, 1)} q/s) ` +
+      (same === null ? 'two replicas never answer that fast' : `two replicas serve ${round(same, 1)} q/s = ${round(same / baseline.throughput, 2)}x`) +
+      `; at concurrency ${BASELINE_CONCURRENCY} each ${round(equal.throughput / baseline.throughput, 2)}x (p95 ${round(equal.p95, 1)} ms)`;
+    const last = rows[rows.length - 1]!;
+    last.note = `${last.note}. ${summary}`;
+    log(summary);
+    return rows;
   } finally {
     other.close();
     second.child.kill('SIGTERM');
     await second.exited;
   }
+}
+
+interface CurvePoint { concurrency: number; throughput: number; p95: number }
+
+/**
+ * Queries per second on a curve of rising concurrency where its p95 reaches `p95`: linear between the two points
+ * around it, the last point's if every point is faster, null if none is as fast.
+ */
+export function throughputAt(curve: readonly CurvePoint[], p95: number): number | null {
+  if (curve.length === 0 || curve[0]!.p95 > p95) return null;
+  for (let i = 1; i < curve.length; i += 1) {
+    const [low, high] = [curve[i - 1]!, curve[i]!];
+    if (high.p95 >= p95) {
+      const share = high.p95 === low.p95 ? 1 : (p95 - low.p95) / (high.p95 - low.p95);
+      return low.throughput + share * (high.throughput - low.throughput);
+    }
+  }
+  return curve[curve.length - 1]!.throughput;
 }
 
 /** The issue's table: each figure for both drivers and PostgreSQL's ratio to SQLite (throughput: pg/sqlite, latency: pg/sqlite). */
