@@ -156,6 +156,19 @@ describe('sqlite full text: dense phrases are not counted, and the ranking stays
     assert.deepEqual(await search.fullText(parseFullTextQuery('rare'), { folder: '/nowhere' }, 10, options), []);
   });
 
+  test('a small scope finds the newest matches of a dense word as the store does: the same keys, newest first', async () => {
+    const throughStore = new SqliteMessageSearch(db, MAX_SCORED, 0);
+    for (const folder of ['/quarter', '/rest']) {
+      for (const [query, limit] of [['common', 10], ['common', 100], ['rare OR common', 100]] as const) {
+        const parsed = parseFullTextQuery(query);
+        const scoped = { contextWeight: 0, scopedStatistics: true };
+        const inScope = await search.fullText(parsed, { folder }, limit, scoped);
+        assert.ok(inScope.some((item) => item.score === DENSE_SCORE), `${query} in ${folder}: newest dense matches fill the list`);
+        assert.deepEqual(inScope, await throughStore.fullText(parsed, { folder }, limit, scoped), `${query} in ${folder}`);
+      }
+    }
+  });
+
   test('a lower common share leaves a word in 3 of 8 messages out of scoring: the rarer word ranks, then the newest matches', async () => {
     // "foxtrot" (3 of 8, 60 matches) is common under 0.25; "rare" (1 of 9, 18 matches) is not.
     const query = parseFullTextQuery('foxtrot OR rare');
