@@ -44,8 +44,6 @@ export interface EmbeddingQueue {
   oldestPendingTimestamp(): Promise<string | null>;
   /** Clears every vector and marks every message pending, for a rebuild; returns how many messages it marked. */
   resetAll(): Promise<number>;
-  /** All stored vectors in key order, in chunks, for rebuilding the approximate index. */
-  allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>>;
   /** The keys of all stored vectors in key order, in pages (the index's catch-up after a start). */
   vectorKeys(pageSize: number): AsyncIterable<number[]>;
   /** Stored vectors of these keys (keys without a vector are left out), in no particular order. */

@@ -177,7 +177,6 @@ function bind(queue: EmbeddingQueue): EmbeddingQueue {
     pendingCount: queue.pendingCount.bind(queue),
     oldestPendingTimestamp: queue.oldestPendingTimestamp.bind(queue),
     resetAll: queue.resetAll.bind(queue),
-    allVectors: queue.allVectors.bind(queue),
     vectorKeys: queue.vectorKeys.bind(queue),
     vectorsByKey: queue.vectorsByKey.bind(queue),
     recordedModel: queue.recordedModel.bind(queue),

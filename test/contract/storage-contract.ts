@@ -171,8 +171,10 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(stored, [batch[0]!.key]);
       assert.deepEqual(await storage.embeddings.counts(), { pending: 2, done: 1, failed: 0 });
       assert.equal((await storage.conversations.totals()).embeddedMessages, 1);
-      const vectors = [];
-      for await (const chunk of storage.embeddings.allVectors(10)) vectors.push(...chunk);
+      const keys = [];
+      for await (const page of storage.embeddings.vectorKeys(10)) keys.push(...page);
+      assert.deepEqual(keys, [batch[0]!.key], 'only the embedded message has a vector');
+      const vectors = await storage.embeddings.vectorsByKey([batch[1]!.key, batch[0]!.key]);
       assert.deepEqual(vectors.map((v) => [v.key, Array.from(v.vector).map((x) => Math.round(x * 1000) / 1000)]), [[batch[0]!.key, [1, 0, 0]]]);
       await storage.embeddings.recordFailure([batch[1]!.key], 'bridge said no', 2);
       assert.deepEqual(await storage.embeddings.counts(), { pending: 2, done: 1, failed: 0 });

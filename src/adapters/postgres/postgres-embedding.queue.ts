@@ -1,6 +1,6 @@
 import { folderSubtreeRange, folderWithin } from '../sql/filter-sql.js';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { fromVectorBytes, fromVectorText, inTransaction, numbered, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
+import { fromVectorBytes, inTransaction, numbered, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
 import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
@@ -124,17 +124,6 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       await client.query(BUMP_EPOCH);
       return reset.rowCount ?? 0;
     }));
-  }
-
-  async *allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>> {
-    let after = -1;
-    for (;;) {
-      const { rows } = await this.pool.query<{ key: number; embedding: string }>(`SELECT message_seq AS key, embedding::text AS embedding
-        FROM message_vectors WHERE message_seq > $1 ORDER BY message_seq LIMIT $2`, [after, chunkSize]);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.key;
-      yield rows.map((row) => ({ key: row.key, vector: fromVectorText(row.embedding) }));
-    }
   }
 
   async *vectorKeys(pageSize: number): AsyncIterable<number[]> {

@@ -123,18 +123,6 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
     });
   }
 
-  async *allVectors(chunkSize: number): AsyncIterable<Array<{ key: number; vector: Float32Array }>> {
-    const page = this.db.prepare(`SELECT message_seq AS key, vector FROM message_vectors
-      WHERE message_seq > ? ORDER BY message_seq LIMIT ?`);
-    let after = -1;
-    for (;;) {
-      const rows = page.all(after, chunkSize) as Array<{ key: number; vector: Buffer }>;
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.key;
-      yield rows.map((row) => ({ key: row.key, vector: blobToVector(row.vector) }));
-    }
-  }
-
   async *vectorKeys(pageSize: number): AsyncIterable<number[]> {
     // From the keys' own index (migration 7), never the table, whose rows hold the vectors.
     const page = this.db.prepare(`SELECT message_seq FROM message_vectors INDEXED BY message_vectors_keys
