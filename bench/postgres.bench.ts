@@ -222,7 +222,7 @@ interface CurvePoint { concurrency: number; throughput: number; p95: number }
  * Queries per second on a curve of rising concurrency where its p95 reaches `p95`: linear between the two points
  * around it, the last point's if every point is faster, null if none is as fast.
  */
-export function throughputAt(curve: readonly CurvePoint[], p95: number): number | null {
+function throughputAt(curve: readonly CurvePoint[], p95: number): number | null {
   if (curve.length === 0 || curve[0]!.p95 > p95) return null;
   for (let i = 1; i < curve.length; i += 1) {
     const [low, high] = [curve[i - 1]!, curve[i]!];

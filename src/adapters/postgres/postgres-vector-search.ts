@@ -11,9 +11,9 @@ import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-ind
  * filtered graph walk took about 80 (bench/NOTES.md).
  */
 export const EXACT_SEARCH_MAX_CANDIDATES = 20_000;
-/** Small plans only: parallel workers cost more to start than these statements take. */
 /** A filter an index could not serve in full is scanned exactly while it admits at most this many times exactMaxCandidates. */
 export const FEW_FACTOR = 4;
+/** Small plans only: parallel workers cost more to start than these statements take. */
 export const NO_PARALLEL = 'SET LOCAL max_parallel_workers_per_gather = 0';
 
 /**
