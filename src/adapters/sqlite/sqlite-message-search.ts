@@ -195,9 +195,6 @@ export class SqliteMessageSearch implements MessageSearchReader {
       const kept = pool.filter((item) => admitted.has(item.key));
       return kept.length >= count || pool.length < count * FILTER_AFTER_FACTOR ? kept.slice(0, count) : scoredThenFiltered(fromKey, count);
     };
-    // A very common word matches a large share of the store: score only its newest matches,
-    // found by walking the index backwards without scoring. Rarer queries are scored in full.
-    const boundary = this.nthNewest(expression, this.maxScored);
     // A scope holding most of the store has nearly the store's statistics: not worth rescoring.
     const terms = options.scopedStatistics && filtered && !this.holdsMostOfStore(filter) ? plainWords(query) : null;
     // Rescoring for the scope re-orders the store-wide ranking: take more candidates from it.
@@ -205,11 +202,13 @@ export class SqliteMessageSearch implements MessageSearchReader {
     let candidates: ScoredKey[];
     const scopeKeys = this.smallScope(filter);
     if (scopeKeys !== null) candidates = this.rankedInScope(expression, scopeKeys, bm25, depth);
-    else if (boundary === undefined) candidates = rankedFrom(0, depth);
     else {
-      const bounded = rankedFrom(boundary, depth);
+      // A very common word matches a large share of the store: score only its newest matches,
+      // found by walking the index backwards without scoring. Rarer queries are scored in full.
+      const boundary = this.nthNewest(expression, this.maxScored);
+      const bounded = boundary === undefined ? null : rankedFrom(boundary, depth);
       // A filter may leave too few of those: then the whole match set is scored after all.
-      candidates = bounded.length >= depth ? bounded : rankedFrom(0, depth);
+      candidates = bounded !== null && bounded.length >= depth ? bounded : rankedFrom(0, depth);
     }
     return terms ? this.rescoreForScope(terms.map((term) => column(`"${term}"`)), filter, scopeKeys, candidates, bm25, limit) : candidates;
   }
