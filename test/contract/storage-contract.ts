@@ -186,6 +186,20 @@ export function storageContract(driver: ContractDriver): void {
       assert.equal(await storage.embeddings.recordedModel(), null);
     }));
 
+    test('a stored vector reads back bit for bit, and a batch stores each vector with its own message', () => withStorage(driver, async (storage) => {
+      await create(storage, { messages: [says('one'), says('two'), says('three')] });
+      const batch = await storage.embeddings.claimPending(3, 60_000);
+      await storage.embeddings.recordModel({ model: 'test-model', dimension: 3 });
+      // Values a decimal form rounds easily: a third, the smallest normal float4, and a large negative (within halfvec's
+      // range, as a graph over halfvec needs).
+      const given = batch.map((message, i) => ({ key: message.key,
+        vector: Float32Array.from([1 / 3 + i, 1.1754943508222875e-38, -12_345.678 * (i + 1)]) }));
+      assert.deepEqual(await storage.embeddings.complete('test-model', given), batch.map((message) => message.key));
+      const read = await storage.embeddings.vectorsByKey(batch.map((message) => message.key));
+      const bits = (vector: Float32Array) => Array.from(new Uint32Array(vector.buffer, vector.byteOffset, vector.length));
+      assert.deepEqual(read.map((v) => [v.key, bits(v.vector)]), given.map((v) => [v.key, bits(v.vector)]));
+    }));
+
     test('the oldest pending message is the first to arrive; its timestamp is reported', () => withStorage(driver, async (storage) => {
       assert.equal(await storage.embeddings.oldestPendingTimestamp(), null);
       await create(storage, { messages: [says('a1', 5), says('a2', 6)] });

@@ -8,7 +8,7 @@ import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
 import { PostgresVectorIndex } from './postgres-vector-index.js';
 import { searchVector } from './postgres-fts-index.js';
 import { migratePostgres } from './postgres-migrations.js';
-import { createPool, inTransaction, toVectorText, type PoolClient } from './postgres-pool.js';
+import { createPool, inTransaction, MAX_VECTORS_PER_STATEMENT, toVectorBytes, vectorArray, type PoolClient } from './postgres-pool.js';
 
 export interface CopyProgress {
   conversations: number;
@@ -163,13 +163,14 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
 
   const vectors = sqlite.prepare(`SELECT m.id, v.model, v.vector FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
       WHERE m.conversation_id IN (SELECT value FROM json_each(?))`).all(idList) as Array<{ id: string; model: string; vector: Buffer }>;
-  if (vectors.length > 0) {
+  for (let from = 0; from < vectors.length; from += MAX_VECTORS_PER_STATEMENT) {
+    const part = vectors.slice(from, from + MAX_VECTORS_PER_STATEMENT);
     // Keys differ between the stores; messages keep their ids, so vectors follow them by id.
     await client.query(`
-      WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS i(id, model, embedding))
+      WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], ${vectorArray(part.length, 3)}) AS i(id, model, embedding))
       INSERT INTO message_vectors (message_seq, conversation_id, model, embedding)
-      SELECT m.seq, m.conversation_id, input.model, input.embedding::vector FROM input JOIN messages m ON m.id = input.id`,
-    [vectors.map((v) => v.id), vectors.map((v) => v.model), vectors.map((v) => toVectorText(blobToVector(v.vector)))]);
+      SELECT m.seq, m.conversation_id, input.model, input.embedding FROM input JOIN messages m ON m.id = input.id`,
+    [part.map((v) => v.id), part.map((v) => v.model), ...part.map((v) => toVectorBytes(blobToVector(v.vector)))]);
   }
   if (messages.length > 0) {
     // A message without a vector keeps its place in the queue (and a failed one its attempts and error).

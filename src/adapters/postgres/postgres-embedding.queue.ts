@@ -1,6 +1,6 @@
 import { folderSubtreeRange, folderWithin } from '../sql/filter-sql.js';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { fromVectorBytes, inTransaction, numbered, retryOnConflict, toVectorText, type Pool } from './postgres-pool.js';
+import { fromVectorBytes, inTransaction, MAX_VECTORS_PER_STATEMENT, numbered, retryOnConflict, toVectorBytes, vectorArray, type Pool } from './postgres-pool.js';
 import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
@@ -42,20 +42,28 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
    */
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
     if (items.length === 0) return [];
+    if (items.length > MAX_VECTORS_PER_STATEMENT) {
+      // Each message turns done on its own, so a batch larger than a statement holds is stored in parts.
+      const done: number[] = [];
+      for (let from = 0; from < items.length; from += MAX_VECTORS_PER_STATEMENT) {
+        done.push(...await this.complete(model, items.slice(from, from + MAX_VECTORS_PER_STATEMENT)));
+      }
+      return done;
+    }
     const { rows } = await retryOnConflict(() => this.pool.query<{ seq: number }>(`
       WITH done AS (
         DELETE FROM embedding_jobs WHERE message_seq = ANY($1::bigint[]) AND NOT failed
         RETURNING message_seq AS seq),
-      input AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS i(seq, embedding)),
+      input AS (SELECT * FROM unnest($1::bigint[], ${vectorArray(items.length, 3)}) AS i(seq, embedding)),
       stored AS (
         INSERT INTO message_vectors (message_seq, conversation_id, model, embedding)
-        SELECT input.seq, m.conversation_id, $3, input.embedding::vector
+        SELECT input.seq, m.conversation_id, $2, input.embedding
         FROM input JOIN done USING (seq) JOIN messages m ON m.seq = input.seq
         ON CONFLICT (message_seq) DO UPDATE SET model = excluded.model, embedding = excluded.embedding,
           added = nextval('message_vectors_added')
         RETURNING message_seq)
       SELECT message_seq AS seq FROM stored ORDER BY message_seq`,
-    [items.map((item) => item.key), items.map((item) => toVectorText(item.vector)), model]));
+    [items.map((item) => item.key), model, ...items.map((item) => toVectorBytes(item.vector))]));
     this.index.noteStored(rows.length);
     return rows.map((row) => row.seq);
   }

@@ -98,8 +98,30 @@ export const EMBEDDING_ID = 'CASE WHEN j.message_seq IS NULL THEN m.seq::text EN
 export const EMBEDDING_COLUMNS = `${EMBEDDING_ID} AS embedding_id,
   CASE WHEN j.message_seq IS NULL THEN 'done' WHEN j.failed THEN 'failed' ELSE 'pending' END AS embedding_status`;
 
-/** pgvector's text form of a vector: '[0.1,0.2,…]'. */
-export const toVectorText = (vector: Float32Array): string => `[${Array.from(vector).join(',')}]`;
+/**
+ * A vector as a binary parameter, in pgvector's wire form (`vector_recv`): dimension and a spare field (int16 each),
+ * then float4s, big-endian. node-postgres sends a Buffer as a binary parameter; the statement casts it (`$1::vector`).
+ * The text form ('[0.1,0.2,…]') printed each float4 as a double, about 20 characters, which the database parsed
+ * again: during ingest, formatting and sending it took a sixth of the controller's CPU (bench/NOTES.md).
+ */
+export function toVectorBytes(vector: Float32Array): Buffer {
+  const bytes = Buffer.allocUnsafe(4 + 4 * vector.length);
+  bytes.writeInt16BE(vector.length, 0);
+  bytes.writeInt16BE(0, 2);
+  for (let i = 0; i < vector.length; i += 1) bytes.writeFloatBE(vector[i]!, 4 + 4 * i);
+  return bytes;
+}
+
+/**
+ * `ARRAY[$first::vector, …]` over `count` binary vector parameters: node-postgres sends an array of Buffers as text,
+ * so vectors go one parameter each and the statement gathers them (`unnest($1::bigint[], ARRAY[…])` pairs them).
+ */
+export function vectorArray(count: number, first: number): string {
+  return `ARRAY[${Array.from({ length: count }, (_, i) => `$${first + i}::vector`).join(', ')}]`;
+}
+
+/** Vectors per statement: a statement takes at most 65,535 parameters. */
+export const MAX_VECTORS_PER_STATEMENT = 8192;
 export const fromVectorText = (text: string): Float32Array => Float32Array.from(JSON.parse(text) as number[]);
 
 /** A vector as pgvector's binary form (`vector_send`) gives it: dimension and a spare field (int16 each), then float4s, big-endian. */

@@ -2,7 +2,7 @@ import { byScoreThenKey, type ScoredKey, type SearchFilter } from '../../domain/
 import type { VectorSearch } from '../../ports/vector-search.js';
 import { folderSubtreeRange, hasFilter, searchFilterWhere, splitSearchFilterWhere } from '../sql/filter-sql.js';
 import { AdmittedMessages } from './postgres-admitted-messages.js';
-import { inTransaction, numbered, toVectorText, type Pool } from './postgres-pool.js';
+import { inTransaction, numbered, toVectorBytes, type Pool } from './postgres-pool.js';
 import { indexedDistance, type PostgresVectorIndex } from './postgres-vector-index.js';
 
 /**
@@ -30,21 +30,21 @@ export class PostgresVectorSearch implements VectorSearch {
   async nearest(vector: Float32Array, requested: SearchFilter, k: number): Promise<ScoredKey[]> {
     if (k <= 0) return [];
     const filter = await this.admitted.withoutNoOps(requested);
-    const text = toVectorText(vector);
+    const query = toVectorBytes(vector);
     const distance = indexedDistance(this.index.options.kind, vector.length, '?');
     if (!hasFilter(filter)) {
       return this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-        ORDER BY ${distance} LIMIT ?`, [text, text, k], k, false);
+        ORDER BY ${distance} LIMIT ?`, [query, query, k], k, false);
     }
     const { where, params: whereParams } = admittedVectorsWhere(filter);
-    if (await this.admitted.atMost(filter, this.exactMaxCandidates)) return exactNearest(this.pool, text, where, whereParams, k);
+    if (await this.admitted.atMost(filter, this.exactMaxCandidates)) return exactNearest(this.pool, query, where, whereParams, k);
     // The planner, seeing a filter, may prefer to sort every admitted vector: too many here, so the index must serve.
     const found = await this.indexSearch(`SELECT v.message_seq AS key, 1 - ${distance} AS score FROM message_vectors v
-      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [text, ...whereParams, text, k], k, true, 'SET LOCAL enable_sort = off');
+      WHERE ${where} ORDER BY ${distance} LIMIT ?`, [query, ...whereParams, query, k], k, true, 'SET LOCAL enable_sort = off');
     if (found.length >= k) return found;
     // The walk gave up short: the filter's few matches lie far from the question (a date range, which counting
     // conversations cannot size).
-    return (await exactAmongFew(this.pool, text, filter, k, this.exactMaxCandidates * FEW_FACTOR)) ?? found;
+    return (await exactAmongFew(this.pool, query, filter, k, this.exactMaxCandidates * FEW_FACTOR)) ?? found;
   }
 
   /** The index's settings for k rows; iterative scans keep going until k rows pass the filter. */
@@ -69,13 +69,13 @@ export function admittedVectorsWhere(filter: SearchFilter): { where: string; par
 }
 
 /** The k nearest of the vectors `where` admits, by an exact scan of them (for a filter that admits few). */
-export function exactNearest(pool: Pool, text: string, where: string, whereParams: unknown[], k: number): Promise<ScoredKey[]> {
+export function exactNearest(pool: Pool, query: Buffer, where: string, whereParams: unknown[], k: number): Promise<ScoredKey[]> {
   // Full precision, and "+ 0" makes the order an expression no index serves: an exact scan of the admitted few.
   const exact = `(v.embedding <=> ?::vector)`;
   return inTransaction(pool, async (client) => {
     await client.query(NO_PARALLEL);
     const { rows } = await client.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - ${exact} AS score
-      FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [text, ...whereParams, text, k]);
+      FROM message_vectors v WHERE ${where} ORDER BY ${exact} + 0, v.message_seq LIMIT ?`), [query, ...whereParams, query, k]);
     return rows;
   });
 }
@@ -84,7 +84,7 @@ export function exactNearest(pool: Pool, text: string, where: string, whereParam
  * The k nearest of the messages the filter admits, by an exact scan driven from the messages (their conversation
  * and dates), after counting them up to `cap`: null when there are more.
  */
-export async function exactAmongFew(pool: Pool, text: string, filter: SearchFilter, k: number, cap: number): Promise<ScoredKey[] | null> {
+export async function exactAmongFew(pool: Pool, query: Buffer, filter: SearchFilter, k: number, cap: number): Promise<ScoredKey[] | null> {
   const where = searchFilterWhere(filter, folderSubtreeRange);
   const messages = 'messages m JOIN conversations c ON c.id = m.conversation_id';
   const { rows: counted } = await pool.query<{ n: number }>(numbered(`SELECT count(*) AS n
@@ -92,6 +92,6 @@ export async function exactAmongFew(pool: Pool, text: string, filter: SearchFilt
   if (counted[0]!.n > cap) return null;
   const { rows } = await pool.query<ScoredKey>(numbered(`SELECT v.message_seq AS key, 1 - (v.embedding <=> ?::vector) AS score
     FROM ${messages} JOIN message_vectors v ON v.message_seq = m.seq WHERE ${where.sql}
-    ORDER BY score DESC, v.message_seq LIMIT ?`), [text, ...where.params, k]);
+    ORDER BY score DESC, v.message_seq LIMIT ?`), [query, ...where.params, k]);
   return rows;
 }
