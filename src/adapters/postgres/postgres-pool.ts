@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import pg from 'pg';
 import { ValidationError } from '../../domain/errors.js';
 
@@ -108,7 +109,8 @@ export function toVectorBytes(vector: Float32Array): Buffer {
   const bytes = Buffer.allocUnsafe(4 + 4 * vector.length);
   bytes.writeInt16BE(vector.length, 0);
   bytes.writeInt16BE(0, 2);
-  for (let i = 0; i < vector.length; i += 1) bytes.writeFloatBE(vector[i]!, 4 + 4 * i);
+  bytes.set(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength), 4);
+  if (LITTLE_ENDIAN) bytes.subarray(4).swap32();
   return bytes;
 }
 
@@ -128,6 +130,10 @@ export const fromVectorText = (text: string): Float32Array => Float32Array.from(
 export function fromVectorBytes(bytes: Buffer): Float32Array {
   const dimension = bytes.readInt16BE(0);
   const vector = new Float32Array(dimension);
-  for (let i = 0; i < dimension; i += 1) vector[i] = bytes.readFloatBE(4 + 4 * i);
+  const own = Buffer.from(vector.buffer);
+  bytes.copy(own, 0, 4, 4 + 4 * dimension);
+  if (LITTLE_ENDIAN) own.swap32();
   return vector;
 }
+
+const LITTLE_ENDIAN = endianness() === 'LE';
