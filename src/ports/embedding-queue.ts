@@ -28,6 +28,11 @@ export interface EmbeddingQueue {
    * again by another; messages claimed by a live worker are skipped.
    */
   claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]>;
+  /**
+   * Hands claimed messages back before their lease lapses (a batch the bridge could not embed this time), so the next
+   * claim takes them again at once rather than a lease later. Messages already done or failed are left alone.
+   */
+  release(keys: readonly number[]): Promise<void>;
   /** Stores vectors and marks their messages done (releasing their claims), atomically; returns the keys stored (deleted messages are skipped). */
   complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]>;
   /** Records a failed attempt; after maxAttempts the message is marked failed (retried by a rebuild). */

@@ -171,6 +171,7 @@ function requireWrite(scope: Scope, folder: string): void {
 function bind(queue: EmbeddingQueue): EmbeddingQueue {
   return {
     claimPending: queue.claimPending.bind(queue),
+    release: queue.release.bind(queue),
     complete: queue.complete.bind(queue),
     recordFailure: queue.recordFailure.bind(queue),
     counts: queue.counts.bind(queue),

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../ports/embedding-queue.js';
+import type { EmbeddingProvider } from '../ports/embedding-provider.js';
 import type { Logger } from '../ports/logger.js';
+import { UpstreamError } from '../domain/upstream-error.js';
 import { VectorIndexHolder } from '../vector-index/vector-index.holder.js';
 import { FakeEmbeddingProvider } from '../../test/helpers/fakes.js';
 import { EmbeddingWorker } from './embedding.worker.js';
@@ -48,6 +50,17 @@ class SlowStoreQueue implements Partial<EmbeddingQueue> {
     }
   }
 
+  /** Keys handed back by release(), in calls. */
+  readonly released: number[][] = [];
+
+  async release(keys: readonly number[]): Promise<void> {
+    this.released.push([...keys]);
+    for (const key of keys) {
+      const message = this.pending.get(key);
+      if (message) message.claimed = false;
+    }
+  }
+
   /** What a lapsed lease does: claimed messages can be claimed again. */
   lapseClaims(): void {
     for (const message of this.pending.values()) message.claimed = false;
@@ -59,9 +72,9 @@ class SlowStoreQueue implements Partial<EmbeddingQueue> {
   async recordModel(info: EmbeddingModelInfo): Promise<EmbeddingModelInfo> { this.model ??= info; return this.model; }
 }
 
-function workerOn(queue: SlowStoreQueue): EmbeddingWorker {
+function workerOn(queue: SlowStoreQueue, provider: EmbeddingProvider = new FakeEmbeddingProvider()): EmbeddingWorker {
   const store = queue as unknown as EmbeddingQueue;
-  return new EmbeddingWorker(store, new FakeEmbeddingProvider(), new VectorIndexHolder(store, null, quiet), {
+  return new EmbeddingWorker(store, provider, new VectorIndexHolder(store, null, quiet), {
     batchSize: 4, pollIntervalMs: 10, maxBackoffMs: 50, bridgeProbeMaxMs: 50, maxAttempts: 3, saveIntervalMs: 60_000,
     claimLeaseMs: 60_000, overlapCompletion: true,
   }, quiet);
@@ -92,4 +105,26 @@ test('a completion that fails leaves its messages pending, fails the drain, and 
   await next.drain();
   assert.equal(queue.pending.size, 0);
   assert.deepEqual([...queue.stored.values()], Array(12).fill(1));
+});
+
+test('a batch the bridge could not embed is handed back at once, not held until its claim lapses', { timeout: 20_000 }, async () => {
+  const queue = new SlowStoreQueue(8);
+  const healthy = new FakeEmbeddingProvider();
+  let calls = 0;
+  const flaky: EmbeddingProvider = {
+    health: () => healthy.health(),
+    embed: async (texts) => {
+      calls += 1;
+      if (calls === 1) throw new UpstreamError({ provider: 'bridge', kind: 'network', url: 'http://127.0.0.1:1/embed', message: 'bridge is starting' });
+      return healthy.embed(texts);
+    },
+  };
+  const worker = workerOn(queue, flaky);
+  await assert.rejects(worker.drain(), /bridge is starting/);
+  assert.deepEqual(queue.released, [[1, 2, 3, 4]]);
+  await worker.stop();
+  // Claims here never lapse on their own: this drain ends only because the failed batch was handed back.
+  await workerOn(queue, flaky).drain();
+  assert.equal(queue.pending.size, 0);
+  assert.deepEqual([...queue.stored.values()], Array(8).fill(1));
 });

@@ -251,6 +251,9 @@ export class EmbeddingWorker {
         await this.isolateRejected(batch, error);
         return;
       }
+      // Handed back, or they would wait out their lease (a minute on PostgreSQL) after the bridge answers again. If
+      // the store cannot take them back now, the lease still frees them.
+      await this.queue.release(batch.map((message) => message.key)).catch(() => {});
       throw error;
     }
     if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) return;

@@ -186,6 +186,18 @@ export function storageContract(driver: ContractDriver): void {
       assert.equal(await storage.embeddings.recordedModel(), null);
     }));
 
+    test('claimed messages handed back are claimed again at once; done ones stay done', () => withStorage(driver, async (storage) => {
+      await create(storage, { messages: [says('first'), says('second'), says('third')] });
+      const first = await storage.embeddings.claimPending(2, 60_000);
+      await storage.embeddings.recordModel({ model: 'test-model', dimension: 3 });
+      await storage.embeddings.complete('test-model', [{ key: first[0]!.key, vector: normalize([1, 0, 0]) }]);
+      await storage.embeddings.release(first.map((message) => message.key));
+      // Without the release, a store with leases (PostgreSQL) hands out only the third until a minute has passed.
+      const again = await storage.embeddings.claimPending(3, 60_000);
+      assert.deepEqual(again.map((message) => message.content), ['second', 'third']);
+      assert.deepEqual(await storage.embeddings.counts(), { pending: 2, done: 1, failed: 0 });
+    }));
+
     test('a stored vector reads back bit for bit, and a batch stores each vector with its own message', () => withStorage(driver, async (storage) => {
       await create(storage, { messages: [says('one'), says('two'), says('three')] });
       const batch = await storage.embeddings.claimPending(3, 60_000);

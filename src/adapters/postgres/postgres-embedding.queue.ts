@@ -68,6 +68,12 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
     return rows.map((row) => row.seq);
   }
 
+  async release(keys: readonly number[]): Promise<void> {
+    if (keys.length === 0) return;
+    await retryOnConflict(() => this.pool.query(
+      'UPDATE embedding_jobs SET claimed_until = NULL WHERE message_seq = ANY($1::bigint[]) AND NOT failed', [[...keys]]));
+  }
+
   async recordFailure(keys: readonly number[], error: string, maxAttempts: number): Promise<void> {
     await retryOnConflict(() => this.pool.query(`UPDATE embedding_jobs SET
         attempts = attempts + 1,

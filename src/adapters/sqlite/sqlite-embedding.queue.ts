@@ -56,6 +56,9 @@ export class SqliteEmbeddingQueue implements EmbeddingQueue {
       LIMIT ?`).all(limit) as PendingMessage[];
   }
 
+  /** Nothing to hand back: claims hold no lease here. */
+  async release(_keys: readonly number[]): Promise<void> {}
+
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
     // Marked done first: a message deleted meanwhile changes no row, and gets no vector.
     const markDone = this.statements.get(`UPDATE messages
