@@ -16,7 +16,7 @@ import { startPgliteServer } from '../scripts/lib/pglite-server.js';
 import { freshDatabase } from '../scripts/lib/postgres-database.js';
 import { freePort } from './lib/bridge.js';
 import { loadDialogueCorpus, SELECTIVE_FOLDERS } from './lib/dialogue-corpus.js';
-import { RECALL_FILTERS, runDriver, type DriverRun } from './lib/driver-run.js';
+import { finishDriver, measureLatencies, RECALL_FILTERS, startDriver, stopDriver, type DriverRun, type StartedDriver } from './lib/driver-run.js';
 import { createHttpClient, type HttpClient } from './lib/http-client.js';
 import { runLoad } from './lib/load.js';
 import type { Measurement, Scenario } from './lib/scenario.js';
@@ -67,19 +67,24 @@ export const scenario: Scenario = {
     const tempDir = () => { const dir = mkdtempSync(join(tmpdir(), 'memsvc-bench-pg-')); dirs.push(dir); return dir; };
     const recall: Measurement[] = [];
     let exact: Map<string, string[][]> | null = null;
+    const started: StartedDriver[] = [];
     try {
-      if (drivers.includes('sqlite')) {
-        runs.set('sqlite', await runDriver({ ...common, name: 'sqlite', dataDir: tempDir(), env: {} }));
-      }
+      // Loaded one at a time (an idle service costs the other nothing), then asked question by question in turn.
+      if (drivers.includes('sqlite')) started.push(await startDriver({ ...common, name: 'sqlite', dataDir: tempDir(), env: {} }));
       if (drivers.includes('postgres')) {
         const index = context.string('vector-index');
         const env = { MEMSVC_STORAGE_DRIVER: 'postgres', MEMSVC_STORAGE_URL: url, MEMSVC_STORAGE_POOL_SIZE: '8',
           ...(index ? { MEMSVC_STORAGE_VECTOR_INDEX: index } : {}) };
-        runs.set('postgres', await runDriver({ ...common, name: 'postgres', dataDir: tempDir(), env,
+        started.push(await startDriver({ ...common, name: 'postgres', dataDir: tempDir(), env,
           extra: async (_service, client, bridge) => {
             exact = await exactAnswers(url, bridge, corpus.questions.slice(0, common.recallQuestions));
             return replicaThroughput(client, env, tempDir(), corpus.questions, context.log);
           } }));
+      }
+      await measureLatencies(started, corpus, common.requests, context.log);
+      while (started.length > 0) {
+        const driver = started.shift()!;
+        runs.set(driver.options.name, await finishDriver(driver));
       }
       if (exact) for (const [driver, run] of runs) recall.push(...recallRows(driver, run.semanticAnswers, exact));
       const table = comparisonTable(runs, recall);
@@ -93,6 +98,7 @@ export const scenario: Scenario = {
         notes: table,
       };
     } finally {
+      for (const driver of started) await stopDriver(driver);
       if (database && !context.keepData) await database.stop().catch(() => {});
       else if (database) context.log(`kept database ${new URL(database.url).pathname.slice(1)}`);
       await pglite?.stop();
