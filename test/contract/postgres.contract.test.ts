@@ -41,7 +41,10 @@ for (const target of POSTGRES_TARGETS) {
     claimsExclude: true,
     open: async (options) => {
       await emptied(database.url);
-      return openPostgresStorage({ url: database.url, poolSize: 4, vectorIndex: { kind: 'local' }, dataDir: graphs, ...options });
+      // A graph dir of its own per store: a graph saved by an earlier case holds keys the emptied database hands out
+      // again (RESTART IDENTITY), with that case's vectors.
+      const dataDir = mkdtempSync(join(graphs, 'case-'));
+      return openPostgresStorage({ url: database.url, poolSize: 4, vectorIndex: { kind: 'local' }, dataDir, ...options });
     },
   });
 }
