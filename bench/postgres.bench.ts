@@ -1,7 +1,8 @@
 /**
  * The postgres driver against the SQLite default, in one run, on real dialogue text (bench/lib/dialogue-corpus.ts):
  * each driver's service in its own process, acknowledged ingest over HTTP (10-message conversations, concurrency 8)
- * with GETs during it, the pipeline to embedded and indexed, then the data set's questions in every mode, semantic
+ * with GETs during it, the pipeline to embedded and indexed (one driver at a time), then the data set's questions in
+ * every mode, each question to both services in turn (so a slow phase of the machine falls on both), semantic
  * recall@10 against an exact scan in PostgreSQL (no filter and folders of 10% / 1% / 0.1%), and two replicas on one
  * database against one. `--url` names a real server with pgvector (a fresh database is made there and dropped after);
  * without it PGlite runs in this process, which checks the path but says nothing of speed.
