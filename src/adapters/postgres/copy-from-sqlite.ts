@@ -8,7 +8,7 @@ import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
 import { PostgresVectorIndex } from './postgres-vector-index.js';
 import { searchVector } from './postgres-fts-index.js';
 import { migratePostgres } from './postgres-migrations.js';
-import { createPool, inTransaction, MAX_VECTORS_PER_STATEMENT, toVectorBytes, vectorArray, type PoolClient } from './postgres-pool.js';
+import { createPool, inTransaction, toVectorBytes, vectorArray, vectorParts, type PoolClient } from './postgres-pool.js';
 
 export interface CopyProgress {
   conversations: number;
@@ -163,8 +163,7 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
 
   const vectors = sqlite.prepare(`SELECT m.id, v.model, v.vector FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
       WHERE m.conversation_id IN (SELECT value FROM json_each(?))`).all(idList) as Array<{ id: string; model: string; vector: Buffer }>;
-  for (let from = 0; from < vectors.length; from += MAX_VECTORS_PER_STATEMENT) {
-    const part = vectors.slice(from, from + MAX_VECTORS_PER_STATEMENT);
+  for (const part of vectorParts(vectors)) {
     // Keys differ between the stores; messages keep their ids, so vectors follow them by id.
     await client.query(`
       WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], ${vectorArray(part.length, 3)}) AS i(id, model, embedding))

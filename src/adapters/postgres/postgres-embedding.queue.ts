@@ -1,6 +1,6 @@
 import { folderSubtreeRange, folderWithin } from '../sql/filter-sql.js';
 import type { EmbeddingCounts, EmbeddingModelInfo, EmbeddingQueue, PendingMessage } from '../../ports/embedding-queue.js';
-import { fromVectorBytes, inTransaction, MAX_VECTORS_PER_STATEMENT, numbered, retryOnConflict, toVectorBytes, vectorArray, type Pool } from './postgres-pool.js';
+import { fromVectorBytes, inTransaction, numbered, retryOnConflict, toVectorBytes, vectorArray, vectorParts, type Pool } from './postgres-pool.js';
 import type { PostgresVectorIndex } from './postgres-vector-index.js';
 
 const MODEL_STATE_KEY = 'embedding_model';
@@ -41,15 +41,13 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
    * is not stored twice. The job goes and the vector comes in one statement, jobs locked first as every writer does.
    */
   async complete(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
-    if (items.length === 0) return [];
-    if (items.length > MAX_VECTORS_PER_STATEMENT) {
-      // Each message turns done on its own, so a batch larger than a statement holds is stored in parts.
-      const done: number[] = [];
-      for (let from = 0; from < items.length; from += MAX_VECTORS_PER_STATEMENT) {
-        done.push(...await this.complete(model, items.slice(from, from + MAX_VECTORS_PER_STATEMENT)));
-      }
-      return done;
-    }
+    // Each message turns done on its own, so a batch larger than a statement holds is stored in parts.
+    const done: number[] = [];
+    for (const part of vectorParts(items)) done.push(...await this.completePart(model, part));
+    return done;
+  }
+
+  private async completePart(model: string, items: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<number[]> {
     const { rows } = await retryOnConflict(() => this.pool.query<{ seq: number }>(`
       WITH done AS (
         DELETE FROM embedding_jobs WHERE message_seq = ANY($1::bigint[]) AND NOT failed

@@ -123,7 +123,14 @@ export function vectorArray(count: number, first: number): string {
 }
 
 /** Vectors per statement: a statement takes at most 65,535 parameters. */
-export const MAX_VECTORS_PER_STATEMENT = 8192;
+const MAX_VECTORS_PER_STATEMENT = 8192;
+
+/** `items` in parts that each fit one statement of a parameter per vector (one part when they all fit). */
+export function vectorParts<T>(items: readonly T[]): T[][] {
+  const parts: T[][] = [];
+  for (let from = 0; from < items.length; from += MAX_VECTORS_PER_STATEMENT) parts.push(items.slice(from, from + MAX_VECTORS_PER_STATEMENT));
+  return parts;
+}
 export const fromVectorText = (text: string): Float32Array => Float32Array.from(JSON.parse(text) as number[]);
 
 /** A vector as pgvector's binary form (`vector_send`) gives it: dimension and a spare field (int16 each), then float4s, big-endian. */
