@@ -128,3 +128,14 @@ test('a batch the bridge could not embed is handed back at once, not held until 
   assert.equal(queue.pending.size, 0);
   assert.deepEqual([...queue.stored.values()], Array(8).fill(1));
 });
+
+test('a batch embedded by another model than the recorded one is handed back, not stored', { timeout: 20_000 }, async () => {
+  const queue = new SlowStoreQueue(4);
+  await queue.recordModel({ model: 'another-model', dimension: 8 });
+  const worker = workerOn(queue);
+  await worker.drain();
+  await worker.stop();
+  assert.deepEqual(queue.released, [[1, 2, 3, 4]]);
+  assert.equal(queue.stored.size, 0);
+  assert.ok([...queue.pending.values()].every((message) => !message.claimed), 'nothing is left claimed');
+});

@@ -256,7 +256,11 @@ export class EmbeddingWorker {
       await this.queue.release(batch.map((message) => message.key)).catch(() => {});
       throw error;
     }
-    if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) return;
+    if (!(await this.holder.accept({ model: result.model, dimension: result.dimension }))) {
+      // Vectors of another model than the recorded one are not stored: the batch goes back for a replica that can.
+      await this.queue.release(batch.map((message) => message.key)).catch(() => {});
+      return;
+    }
     const items = batch.map((message, i) => ({ key: message.key, vector: result.vectors[i]! }));
     if (this.options.overlapCompletion) {
       while (this.completing.size >= COMPLETIONS_IN_FLIGHT) await Promise.race(this.completing);
