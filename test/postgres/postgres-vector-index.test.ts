@@ -291,6 +291,8 @@ for (const target of POSTGRES_TARGETS) {
         await emptied();
         const before = await openStorage(configured('hnsw'));
         await before.embeddings.recordModel({ model: 'test-model', dimension: DIMENSION });
+        // The graph is built in the background, and close() ends a build in flight: let it finish first.
+        await (before as PostgresStorage).vectorIndex.maintain();
         await before.close();
         assert.deepEqual(await indexes(), ['message_vectors_hnsw_half']);
         const converted = await openStorage(configured('local')) as PostgresStorage;
