@@ -383,6 +383,22 @@ export function storageContract(driver: ContractDriver): void {
       assert.deepEqual(await names({ folder: '/a' }), ['north', 'east']);
     }, { exactMaxCandidates: 0 }));
 
+    test('a store small enough to read whole is ranked from every stored vector, even one its graph cannot reach', () => withStorage(driver, async (storage) => {
+      const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], up: [0, 0, 1], northeast: [1, 1, 0] };
+      await create(storage, { messages: [says('north'), says('east'), says('up'), says('northeast')] });
+      const { holder } = await embedAll(storage, (content) => directions[content]!);
+      const [lost] = (await storage.search.fullText(parseFullTextQuery('northeast')!, {}, 1)).map((hit) => hit.key);
+      // A graph that holds every vector (its size says so) but whose searches never reach one of them.
+      const graph = holder.current().index!;
+      const unreachable = Object.assign(Object.create(graph) as typeof graph, {
+        search: async (query: Float32Array, k: number) => (await graph.search(query, k)).filter((hit) => hit.key !== lost),
+      });
+      const found = await storage.vectorSearch(() => unreachable).nearest(normalize([0.9, 1, 0]), {}, 4);
+      const names = (await storage.search.hydrate(found.map((item) => item.key))).map((hit) => hit.content);
+      assert.deepEqual(names, ['northeast', 'north', 'east', 'up']);
+      await holder.close();
+    }));
+
     test('vector search through the index under a selective and a broad filter, folder and dates: exactly the admitted matches, best first', () => withStorage(driver, async (storage) => {
       const table: Record<string, number[]> = {};
       // Angles from 0 to under 2 radians: the nearer to 0, the nearer the query.

@@ -28,7 +28,13 @@ export class PostgresGraphVectorSearch implements VectorSearch {
     const query = toVectorBytes(vector);
     const size = index.size();
     const candidates = async (count: number) => (await index.search(vector, count)).map((item) => item.key);
-    if (!hasFilter(filter)) return this.rerank(query, await candidates(unfilteredCandidates(k, size)), 'TRUE', [], k);
+    if (!hasFilter(filter)) {
+      // A graph small enough to be read whole is not searched: an exact scan of the stored vectors costs no more,
+      // and answers from every stored vector, whatever the graph holds yet.
+      const asked = unfilteredCandidates(k, size);
+      if (size > 0 && asked >= size) return exactNearest(this.pool, query, 'TRUE', [], k);
+      return this.rerank(query, await candidates(asked), 'TRUE', [], k);
+    }
     const { where, params } = admittedVectorsWhere(filter);
     // The same bounded count (and cached answer) as the full text's choice of plan under this filter.
     const held = await this.admitted.messagesUpTo(filter, this.exactMaxCandidates);

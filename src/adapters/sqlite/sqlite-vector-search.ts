@@ -76,7 +76,11 @@ export class SqliteVectorSearch implements VectorSearch {
     if (index === null) return [];
     const size = index.size();
     if (!hasFilter(filter)) {
-      const keys = (await index.search(vector, unfilteredCandidates(depth, size, this.rerankOversample))).map((item) => item.key);
+      const asked = unfilteredCandidates(depth, size, this.rerankOversample);
+      // A graph small enough to be read whole is not searched: an exact scan of the stored vectors costs no more,
+      // and answers from every stored vector, whatever the graph holds yet.
+      if (size > 0 && asked >= size) return this.reads.scan(vector, filter, Math.max(asked, this.exactMaxCandidates), depth);
+      const keys = (await index.search(vector, asked)).map((item) => item.key);
       return this.reads.rerank(vector, keys, depth);
     }
     const cap = Math.max(this.exactMaxCandidates + 1, Math.min(size, this.exactMaxCandidates * COUNT_CAP_FACTOR));
