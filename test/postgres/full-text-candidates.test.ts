@@ -122,6 +122,34 @@ for (const target of POSTGRES_TARGETS) {
       }
     });
 
+    test('a message\'s full text, created or appended to, ranks as its own words (A) and its neighbours\' text (B) parsed', async () => {
+      const policy = { maxMessagesPerConversation: 100, sessionGapMs: 60_000 };
+      const texts = ['The keeper walks the walrus, and the walrus walks the keeper', 'a quiet harbour', 'lamps in the lighthouse',
+        'saffron and fennel; the keeper again!', '', 'the end of the harbour story'];
+      const says = (content: string) => ({ role: 'user' as const, content });
+      const made = await storage.conversations.create({ id: newId(), label: 'tsv', folder: '/tsv', importanceScore: 5,
+        now: '2026-01-01T00:00:00.000Z', messages: texts.slice(0, 2).map(says) }, policy);
+      // Appends of one and of several messages: the last stored message gains a next neighbour each time.
+      await storage.conversations.appendMessages(made.id, [says(texts[2]!)], '2026-01-01T00:01:00.000Z', policy);
+      await storage.conversations.appendMessages(made.id, texts.slice(3).map(says), '2026-01-01T00:02:00.000Z', policy);
+      const { rows } = await pool.query<{ position: number; lexeme: string; stored: number; parsed: number; same_weights: boolean }>(`
+        WITH m AS (SELECT position, search_tsv AS stored,
+            setweight(to_tsvector('english', content), 'A') || setweight(to_tsvector('english',
+              coalesce(lag(content) OVER w, '') || E'\\n' || coalesce(lead(content) OVER w, '')), 'B') AS parsed
+          FROM messages WHERE conversation_id = $1 WINDOW w AS (ORDER BY position))
+        SELECT m.position, l.lexeme, ts_rank('{0,0,0.5,1}', m.stored, quote_literal(l.lexeme)::tsquery, 0) AS stored,
+          ts_rank('{0,0,0.5,1}', m.parsed, quote_literal(l.lexeme)::tsquery, 0) AS parsed,
+          (SELECT weights FROM unnest(m.stored) WHERE lexeme = l.lexeme) IS NOT DISTINCT FROM
+            (SELECT weights FROM unnest(m.parsed) WHERE lexeme = l.lexeme) AS same_weights
+        FROM m CROSS JOIN (SELECT DISTINCT lexeme FROM messages, unnest(search_tsv) WHERE conversation_id = $1) l
+        ORDER BY m.position, l.lexeme`, [made.id]);
+      assert.equal(new Set(rows.map((row) => row.position)).size, texts.length);
+      assert.ok(rows.some((row) => row.stored > 0 && row.position === 1), 'neighbours\' words are held');
+      for (const row of rows) {
+        assert.ok(Math.abs(row.stored - row.parsed) < 1e-7 && row.same_weights, `message ${row.position}, "${row.lexeme}"`);
+      }
+    });
+
     test('the rarest word\'s matches are always candidates, however common the others are', async () => {
       const bounded = new PostgresMessageSearch(pool, { maxScored: 8 });
       const actual = await bounded.fullText(naturalLanguageQuery('saffron keeper travel harbour')!, {}, 100, { contextWeight: CONTEXT_WEIGHT });

@@ -6,7 +6,7 @@ import { DATABASE_FILE } from '../sqlite/sqlite-storage.js';
 import { blobToVector } from '../sqlite/sqlite-embedding.queue.js';
 import { PostgresEmbeddingQueue } from './postgres-embedding.queue.js';
 import { PostgresVectorIndex } from './postgres-vector-index.js';
-import { searchVector } from './postgres-fts-index.js';
+import { searchVector, wordsOf } from './postgres-fts-index.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { createPool, inTransaction, toVectorBytes, vectorArray, vectorParts, type PoolClient } from './postgres-pool.js';
 
@@ -152,9 +152,10 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
     await client.query(`
       INSERT INTO messages (id, conversation_id, position, role, name, content, timestamp, metadata, search_tsv)
       SELECT id, conversation_id, position, role, name, content, timestamp, metadata,
-        ${searchVector('content', 'lag(content) OVER w', 'lead(content) OVER w')}
-      FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-        AS i(id, conversation_id, position, role, content, timestamp, metadata, name)
+        ${searchVector('words', 'lag(words) OVER w', 'lead(words) OVER w')}
+      FROM (SELECT *, ${wordsOf('content')} AS words
+        FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+        AS i(id, conversation_id, position, role, content, timestamp, metadata, name) OFFSET 0) i
       WINDOW w AS (PARTITION BY conversation_id ORDER BY position)`,
     [messages.map((m) => m.id), messages.map((m) => m.conversation_id), messages.map((m) => m.position),
       messages.map((m) => m.role), messages.map((m) => m.content), messages.map((m) => m.timestamp),
