@@ -131,7 +131,6 @@ export function vectorParts<T>(items: readonly T[]): T[][] {
   for (let from = 0; from < items.length; from += MAX_VECTORS_PER_STATEMENT) parts.push(items.slice(from, from + MAX_VECTORS_PER_STATEMENT));
   return parts;
 }
-export const fromVectorText = (text: string): Float32Array => Float32Array.from(JSON.parse(text) as number[]);
 
 /** A vector as pgvector's binary form (`vector_send`) gives it: dimension and a spare field (int16 each), then float4s, big-endian. */
 export function fromVectorBytes(bytes: Buffer): Float32Array {

@@ -5,7 +5,7 @@ import type { LabelCentroid, LabelVectorReader } from '../../ports/label-vectors
 import type { MessageActivityReader } from '../../ports/message-activity-reader.js';
 import type { IdleConversation, IdleConversationQuery, PruningReader } from '../../ports/pruning-reader.js';
 import { folderSubtreeRange, optionalWithin, searchFilterWhere } from '../sql/filter-sql.js';
-import { fromVectorText, numbered, type Pool } from './postgres-pool.js';
+import { fromVectorBytes, numbered, type Pool } from './postgres-pool.js';
 
 /** The read sides that are one or two queries each: context recall, pruning, label vectors, activity. */
 export class PostgresContextReader implements ContextReader {
@@ -67,12 +67,12 @@ export class PostgresLabelVectorReader implements LabelVectorReader {
   constructor(private readonly pool: Pool) {}
 
   async conversationVectors(conversationId: string, limit: number) {
-    const { rows } = await this.pool.query<{ model: string; embedding: string }>(`
-      SELECT v.model, v.embedding::text AS embedding FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
+    const { rows } = await this.pool.query<{ model: string; embedding: Buffer }>(`
+      SELECT v.model, vector_send(v.embedding) AS embedding FROM message_vectors v JOIN messages m ON m.seq = v.message_seq
       WHERE m.conversation_id = $1 ORDER BY v.message_seq DESC LIMIT $2`, [conversationId, limit]);
     if (rows.length === 0) return null;
     const model = rows[0]!.model;
-    return { model, vectors: rows.filter((row) => row.model === model).map((row) => fromVectorText(row.embedding)) };
+    return { model, vectors: rows.filter((row) => row.model === model).map((row) => fromVectorBytes(row.embedding)) };
   }
 
   async labelCentroids(model: string, excludeConversationId: string, perLabel: number, within?: readonly string[]): Promise<LabelCentroid[]> {
@@ -81,8 +81,8 @@ export class PostgresLabelVectorReader implements LabelVectorReader {
         `SELECT label, count(*) AS n FROM conversations c WHERE id <> $1 AND ${scoped(within, 2).sql} GROUP BY label`,
         [excludeConversationId, ...scoped(within, 2).params]),
       // pgvector averages the vectors in the database: only one vector per label crosses the wire.
-      this.pool.query<{ label: string; centroid: string }>(`
-        SELECT label, avg(embedding)::text AS centroid FROM (
+      this.pool.query<{ label: string; centroid: Buffer }>(`
+        SELECT label, vector_send(avg(embedding)) AS centroid FROM (
           SELECT c.label, v.embedding,
             row_number() OVER (PARTITION BY c.label ORDER BY v.message_seq DESC) AS rank
           FROM message_vectors v JOIN messages m ON m.seq = v.message_seq JOIN conversations c ON c.id = m.conversation_id
@@ -93,7 +93,7 @@ export class PostgresLabelVectorReader implements LabelVectorReader {
     return centroids.rows.map((row) => ({
       label: row.label,
       conversations: conversations.get(row.label) ?? 0,
-      centroid: fromVectorText(row.centroid),
+      centroid: fromVectorBytes(row.centroid),
     }));
   }
 
