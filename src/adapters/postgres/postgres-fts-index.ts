@@ -27,7 +27,9 @@ export interface NewMessageRow {
  * The CTEs (`input`, `earlier`, `inserted`, `jobs`) that insert messages appended to a conversation, positions
  * consecutive from the first one's, each with its full text and its embedding job: a message row is written once,
  * never updated after, so neither the table nor its indexes carry dead versions of it. Parameters are numbered from
- * `from`; the statement that holds the CTEs may add its own before them.
+ * `from`; the statement that holds the CTEs may add its own before them. `input` is MATERIALIZED so that each text is
+ * parsed once (inlined, its words would be parsed again at each of their three uses); a stored message's own words
+ * are the weight-A part of its full text (`ts_filter`).
  */
 export function messageInsertCtes(conversationId: string, messages: readonly NewMessageRow[], from: number) {
   const $ = (n: number) => `$${from + n}`;
