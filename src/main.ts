@@ -98,6 +98,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
 /** `memsvc start` and `node dist/main.js`: runs until SIGINT or SIGTERM. */
 export async function runService(): Promise<void> {
+  // Whoever read the logs may be gone (a closed pipe): a log line must not end the service, or its shutdown half-way.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const service = await startService();
   const shutdown = async (signal: string) => {
     process.stderr.write(`memsvc: ${signal}, shutting down\n`);

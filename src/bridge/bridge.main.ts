@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
+  // Supervised: a controller that ended without stopping it (killed, crashed) closes the channel; nothing else would.
+  if (process.send) process.once('disconnect', () => void close('controller gone'));
   await app.listen({ host: config.bridge.host, port: config.bridge.port });
   // Supervised (forked with an IPC channel), the controller has already warned about this listener.
   if (!process.send) warnPlaintextListeners([{ name: 'bridge', host: config.bridge.host, port: config.bridge.port, tls: false }], app.log);
