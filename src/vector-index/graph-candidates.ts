@@ -20,6 +20,16 @@ export function unfilteredCandidates(depth: number, size: number, oversample = 1
 }
 
 /**
+ * Whether an unfiltered search would ask the graph for every vector it holds (`asked` of `size`). The stored vectors
+ * are then ranked exactly instead, while the store holds at most the exact-scan bound: no costlier at that size, and
+ * right whatever the graph holds yet (a tiny graph can leave a vector no search reaches). A graph that small beside a
+ * larger store is catching up, and is searched as it is.
+ */
+export function readsWholeGraph(asked: number, size: number): boolean {
+  return size > 0 && asked >= size;
+}
+
+/**
  * How many candidates to ask the index for so that about `depth` pass a filter admitting `matching` of its
  * `size` vectors: the expected share, with headroom (OVERSAMPLE) that shrinks as the filter admits nearly all.
  */

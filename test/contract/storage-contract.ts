@@ -399,6 +399,24 @@ export function storageContract(driver: ContractDriver): void {
       await holder.close();
     }));
 
+    test('past exact_max_candidates, a replica\'s tiny graph is searched as it is: the exact scan never reads a large store', () => withStorage(driver, async (storage) => {
+      const directions: Record<string, number[]> = { north: [0, 1, 0], east: [1, 0, 0], up: [0, 0, 1], northeast: [1, 1, 0] };
+      await create(storage, { messages: [says('north'), says('east'), says('up'), says('northeast')] });
+      const { holder } = await embedAll(storage, (content) => directions[content]!);
+      const [lost] = (await storage.search.fullText(parseFullTextQuery('northeast')!, {}, 1)).map((hit) => hit.key);
+      const graph = holder.current().index!;
+      const unreachable = Object.assign(Object.create(graph) as typeof graph, {
+        search: async (query: Float32Array, k: number) => (await graph.search(query, k)).filter((hit) => hit.key !== lost),
+      });
+      const found = await storage.vectorSearch(() => unreachable).nearest(normalize([0.9, 1, 0]), {}, 4);
+      const names = (await storage.search.hydrate(found.map((item) => item.key))).map((hit) => hit.content);
+      // Only a PostgreSQL replica's graph is held back: pgvector ranks in the database either way, and SQLite's scan is
+      // local and bounded by its row limit instead.
+      const searchedAsItIs = storage.driver === 'postgres' && storage.openLocalIndex !== null;
+      assert.deepEqual(names, searchedAsItIs ? ['north', 'east', 'up'] : ['northeast', 'north', 'east', 'up']);
+      await holder.close();
+    }, { exactMaxCandidates: 3 }));
+
     test('vector search through the index under a selective and a broad filter, folder and dates: exactly the admitted matches, best first', () => withStorage(driver, async (storage) => {
       const table: Record<string, number[]> = {};
       // Angles from 0 to under 2 radians: the nearer to 0, the nearer the query.

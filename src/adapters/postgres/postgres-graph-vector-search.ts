@@ -1,7 +1,7 @@
 import { byScoreThenKey, type ScoredKey, type SearchFilter } from '../../domain/search.js';
 import type { VectorIndex } from '../../ports/vector-index.js';
 import type { VectorSearch } from '../../ports/vector-search.js';
-import { indexCandidates, MAX_INDEX_CANDIDATES, unfilteredCandidates } from '../../vector-index/graph-candidates.js';
+import { indexCandidates, MAX_INDEX_CANDIDATES, readsWholeGraph, unfilteredCandidates } from '../../vector-index/graph-candidates.js';
 import { hasFilter } from '../sql/filter-sql.js';
 import type { AdmittedMessages } from './postgres-admitted-messages.js';
 import { numbered, toVectorBytes, type Pool } from './postgres-pool.js';
@@ -29,11 +29,9 @@ export class PostgresGraphVectorSearch implements VectorSearch {
     const size = index.size();
     const candidates = async (count: number) => (await index.search(vector, count)).map((item) => item.key);
     if (!hasFilter(filter)) {
-      // A graph small enough to be read whole is not searched: an exact scan of the stored vectors costs no more,
-      // and answers from every stored vector, whatever the graph holds yet.
       const asked = unfilteredCandidates(k, size);
-      if (size > 0 && asked >= size) return exactNearest(this.pool, query, 'TRUE', [], k);
-      return this.rerank(query, await candidates(asked), 'TRUE', [], k);
+      const exact = readsWholeGraph(asked, size) ? await exactAmongFew(this.pool, query, {}, k, this.exactMaxCandidates) : null;
+      return exact ?? this.rerank(query, await candidates(asked), 'TRUE', [], k);
     }
     const { where, params } = admittedVectorsWhere(filter);
     // The same bounded count (and cached answer) as the full text's choice of plan under this filter.

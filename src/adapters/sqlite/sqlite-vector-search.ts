@@ -5,7 +5,7 @@ import type { VectorSearch } from '../../ports/vector-search.js';
 import { hasFilter } from '../sql/filter-sql.js';
 import { filterReadsOn, type FilterReads } from './sqlite-filter-reads.js';
 import { EmbeddedMatchCounter } from './sqlite-vector-count.js';
-import { indexCandidates, MAX_INDEX_CANDIDATES, unfilteredCandidates } from '../../vector-index/graph-candidates.js';
+import { indexCandidates, MAX_INDEX_CANDIDATES, readsWholeGraph, unfilteredCandidates } from '../../vector-index/graph-candidates.js';
 
 /**
  * Below this many filtered candidates, an exact scan of their stored vectors is cheap and exact. At 1,070,000
@@ -77,9 +77,8 @@ export class SqliteVectorSearch implements VectorSearch {
     const size = index.size();
     if (!hasFilter(filter)) {
       const asked = unfilteredCandidates(depth, size, this.rerankOversample);
-      // A graph small enough to be read whole is not searched: an exact scan of the stored vectors costs no more,
-      // and answers from every stored vector, whatever the graph holds yet.
-      if (size > 0 && asked >= size) return this.reads.scan(vector, filter, Math.max(asked, this.exactMaxCandidates), depth);
+      // Bounded by its row limit: a local scan of that many vectors costs a few milliseconds.
+      if (readsWholeGraph(asked, size)) return this.reads.scan(vector, filter, Math.max(asked, this.exactMaxCandidates), depth);
       const keys = (await index.search(vector, asked)).map((item) => item.key);
       return this.reads.rerank(vector, keys, depth);
     }
