@@ -1,10 +1,10 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { removeDir, SHARED_MODEL_CACHE, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
+import { removeDir, seedModelCache, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /** The bridge child never outlives its controller, however the controller ends. */
@@ -20,11 +20,7 @@ describe('the bridge process ends with its controller', () => {
   async function started(): Promise<{ service: ServiceProcess; bridgeUrl: string }> {
     const dataDir = mkdtempSync(join(tmpdir(), 'memsvc-bridge-life-'));
     dirs.push(dataDir);
-    const cached = join(SHARED_MODEL_CACHE, 'glove-sg-100d.v1.bin');
-    if (existsSync(cached)) {
-      mkdirSync(join(dataDir, 'cache'), { recursive: true });
-      copyFileSync(cached, join(dataDir, 'cache', 'glove-sg-100d.v1.bin'));
-    }
+    seedModelCache(dataDir);
     const bridgeUrl = `http://127.0.0.1:${await unusedPort()}`;
     const service = await spawnService({ dataDir, env: { MEMSVC_BRIDGE_PORT: new URL(bridgeUrl).port } });
     services.push(service);

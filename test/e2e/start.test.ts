@@ -1,10 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unusedPort } from '../helpers/fake-bridge.js';
-import { removeDir, SHARED_MODEL_CACHE, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
+import { removeDir, seedModelCache, spawnService, type ServiceProcess } from '../helpers/service-harness.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /** The real processes, as `npm start` runs them: controller plus the supervised bridge child. */
@@ -16,12 +16,7 @@ describe('npm start (controller + bridge processes)', () => {
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'memsvc-e2e-'));
-    // Reuse the word-vector cache other suites built, when there is one (else the bridge builds it: ~20 s).
-    const cached = join(SHARED_MODEL_CACHE, 'glove-sg-100d.v1.bin');
-    if (existsSync(cached)) {
-      mkdirSync(join(dataDir, 'cache'), { recursive: true });
-      copyFileSync(cached, join(dataDir, 'cache', 'glove-sg-100d.v1.bin'));
-    }
+    seedModelCache(dataDir);
     const bridgePort = await unusedPort();
     bridgeUrl = `http://127.0.0.1:${bridgePort}`;
     service = await spawnService({ dataDir, apiKey: null, env: { MEMSVC_BRIDGE_PORT: String(bridgePort) } });
