@@ -20,3 +20,8 @@ export function loggerOptions(options: { level: string; component: string; outpu
     : options.output;
   return { level: options.level, base: { component: options.component }, stream };
 }
+
+/** Whoever read this process's output may be gone (a closed pipe): a log line must not end it, or its shutdown half-way. */
+export function survivesClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+}

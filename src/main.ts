@@ -5,7 +5,7 @@ import { PRIVATE_UMASK } from './config/private-files.js';
 import { resolveApiKey } from './config/api-key.js';
 import type { buildController } from './controller.js';
 import { superviseBridge } from './bridge-process.js';
-import { loggerOptions } from './logging.js';
+import { loggerOptions, survivesClosedOutput } from './logging.js';
 import { startupBanner } from './startup-banner.js';
 import { warnPlaintextListeners } from './http/exposed-listeners.js';
 import { proxyUsesTls } from './config/tls-files.js';
@@ -98,8 +98,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
 /** `memsvc start` and `node dist/main.js`: runs until SIGINT or SIGTERM. */
 export async function runService(): Promise<void> {
-  // Whoever read the logs may be gone (a closed pipe): a log line must not end the service, or its shutdown half-way.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  survivesClosedOutput();
   const service = await startService();
   const shutdown = async (signal: string) => {
     process.stderr.write(`memsvc: ${signal}, shutting down\n`);

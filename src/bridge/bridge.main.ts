@@ -3,7 +3,7 @@ import { loadConfig } from '../config/config.loader.js';
 import { pino } from 'pino';
 import { buildBridgeApp } from './bridge.app.js';
 import { modelCacheDir } from './builtin/embedding/builtin-model.js';
-import { loggerOptions } from '../logging.js';
+import { loggerOptions, survivesClosedOutput } from '../logging.js';
 import { warnPlaintextListeners } from '../http/exposed-listeners.js';
 
 /**
@@ -12,6 +12,8 @@ import { warnPlaintextListeners } from '../http/exposed-listeners.js';
  * MEMSVC_* like the controller; listens on bridge.host:bridge.port.
  */
 async function main(): Promise<void> {
+  // Supervised, it writes to the controller's output: a reader gone from there must not end it either.
+  survivesClosedOutput();
   const config = loadConfig();
   // The controller hands its key over as MEMSVC_API_KEY; started by hand, the same variable or the key file.
   const apiKey = resolveApiKey(config.server.api_key, config.server.data_dir).key;
