@@ -148,7 +148,8 @@ async function copyBatch(client: PoolClient, sqlite: BetterSqlite3.Database, row
     metadata: string | null; embedding_status: string; embedding_attempts: number; embedding_error: string | null;
   }>;
   if (messages.length > 0) {
-    // Full text with neighbours computed as the rows go in (each row written once), as appends do.
+    // Full text with neighbours computed as the rows go in (each row written once), as appends do; OFFSET 0 keeps
+    // the subquery whole, so each text is parsed once (see messageInsertCtes).
     await client.query(`
       INSERT INTO messages (id, conversation_id, position, role, name, content, timestamp, metadata, search_tsv)
       SELECT id, conversation_id, position, role, name, content, timestamp, metadata,
