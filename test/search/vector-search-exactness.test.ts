@@ -34,11 +34,11 @@ const dot = (a: readonly number[], b: readonly number[]) => a.reduce((sum, x, i)
 const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
 
 /**
- * Semantic search through the index path (exact_max_candidates 0 forces it
- * even for selective filters and a store this small) and by exact scans (4000) against exact cosine over every stored vector,
- * computed here from the same vectors the bridge gave: the scores are the
- * exact float32 ones (re-ranked, not the index's i8 approximations), the
- * hits pass the filter, and the top 10 match exactly at every selectivity.
+ * Semantic search through the index path (exact_max_candidates 0 forces it even for selective filters and a store this
+ * small) and by exact scans (4000) against exact cosine over every stored vector, computed here from the same vectors
+ * the bridge gave. Every path answers exact float32 scores (re-ranked, not the index's i8 approximations) whose hits
+ * pass the filter; an exact scan finds exactly the top 10, and the graph all but at most one of them: an HNSW graph
+ * can leave a vector that no search reaches (one in 400 here now and then, even exploring more than the store holds).
  */
 describe('semantic search: exact re-rank, filters at every selectivity', () => {
   let bridge: FakeBridge;
@@ -54,9 +54,8 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
   after(async () => { await bridge.stop(); });
 
   for (const exactMaxCandidates of [0, 4000]) {
-    test(`exact_max_candidates ${exactMaxCandidates}: top 10 equals exact search, with and without folder filters`, async () => {
-      // Exploring more candidates than the store holds makes the graph's search exhaustive: 384, the default, missed a
-      // neighbour of 400 vectors now and then.
+    test(`exact_max_candidates ${exactMaxCandidates}: exact scores and the exact top 10 (the graph all but one), with and without folder filters`, async () => {
+      // Exploring more candidates than the store holds leaves only the graph's unreachable vectors unfound.
       const running: RunningService = await startService({
         bridge: { url: bridge.url }, overrides: { search: { exact_max_candidates: exactMaxCandidates, index_expansion_search: 1024 } },
       });
@@ -72,40 +71,37 @@ describe('semantic search: exact re-rank, filters at every selectivity', () => {
 
         for (const folder of [null, '/sel/a', '/sel/a/b', '/sel/a/b/c']) {
           const inFolder = (f: string) => folder === null || f === folder || f.startsWith(`${folder}/`);
-          for (const query of QUERIES) {
-            const queryVector = bridge.embed(query);
-            const exact = messages.filter((m) => inFolder(m.folder))
-              .map((m) => ({ text: m.text, score: dot(m.vector, queryVector) }))
-              .sort((a, b) => b.score - a.score)
-              .slice(0, 10);
-            const response = await running.api('POST', '/api/v1/query', {
-              query, mode: 'semantic', limit: 10, ...(folder ? { filters: { folder } } : {}),
-            });
-            assert.equal(response.status, 200);
-            const hits = response.body.results as Array<{ content: string; folder: string; score: number }>;
-            const where = `query "${query}", folder ${folder ?? 'none'}`;
-            assert.ok(hits.every((hit) => inFolder(hit.folder)), `every hit passes the filter (${where})`);
-            assert.deepEqual(hits.map((hit) => hit.score.toFixed(5)), exact.map((e) => clamp01(e.score).toFixed(5)),
-              `exact float32 scores, best first (${where})`);
-            // Equal scores may come in either order; the texts must be the exact ones otherwise.
-            const distinct = exact.filter((e, i) => exact.findIndex((o) => o.score.toFixed(5) === e.score.toFixed(5)) === i &&
-              exact.filter((o) => o.score.toFixed(5) === e.score.toFixed(5)).length === 1);
-            for (const e of distinct) assert.ok(hits.some((hit) => hit.content === e.text), `"${e.text}" is found (${where})`);
-          }
-          // A semantic search re-ranks exactly what its page shows: the next page is exact too, and total still counts
-          // every candidate ranked (the search's depth of 100, or all the filter admits).
           const admitted = messages.filter((m) => inFolder(m.folder));
+          // A folder's few vectors are scanned exactly unless exact_max_candidates is 0; with no filter the graph answers.
+          const allowedMisses = folder === null || exactMaxCandidates === 0 ? 1 : 0;
           for (const query of QUERIES) {
             const queryVector = bridge.embed(query);
-            const exact = admitted.map((m) => dot(m.vector, queryVector)).sort((a, b) => b - a).slice(10, 20);
-            const response = await running.api('POST', '/api/v1/query', {
-              query, mode: 'semantic', limit: 10, offset: 10, ...(folder ? { filters: { folder } } : {}),
-            });
-            assert.equal(response.status, 200);
-            const where = `page 2, query "${query}", folder ${folder ?? 'none'}`;
-            assert.deepEqual((response.body.results as Array<{ score: number }>).map((hit) => hit.score.toFixed(5)),
-              exact.map((score) => clamp01(score).toFixed(5)), `exact float32 scores, best first (${where})`);
-            assert.equal(response.body.total, Math.min(100, admitted.length), `total (${where})`);
+            const scoreOf = new Map(admitted.map((m) => [m.text, clamp01(dot(m.vector, queryVector)).toFixed(5)]));
+            const exact = [...scoreOf.values()].sort((a, b) => Number(b) - Number(a));
+            // A semantic search re-ranks exactly what its page shows: the second page too, and total still counts every
+            // candidate ranked (the search's depth of 100, or all the filter admits).
+            for (const offset of [0, 10]) {
+              const response = await running.api('POST', '/api/v1/query', {
+                query, mode: 'semantic', limit: 10, offset, ...(folder ? { filters: { folder } } : {}),
+              });
+              assert.equal(response.status, 200);
+              const hits = response.body.results as Array<{ content: string; folder: string; score: number }>;
+              const where = `${offset > 0 ? 'page 2, ' : ''}query "${query}", folder ${folder ?? 'none'}`;
+              assert.ok(hits.every((hit) => inFolder(hit.folder)), `every hit passes the filter (${where})`);
+              const scores = hits.map((hit) => hit.score.toFixed(5));
+              assert.deepEqual(scores, hits.map((hit) => scoreOf.get(hit.content)), `each hit's exact float32 score (${where})`);
+              assert.deepEqual(scores, [...scores].sort((a, b) => Number(b) - Number(a)), `best first (${where})`);
+              const unfound = [...scores];
+              const missed = exact.slice(offset, offset + 10).filter((score) => {
+                const at = unfound.indexOf(score);
+                if (at >= 0) unfound.splice(at, 1);
+                return at < 0;
+              });
+              assert.ok(missed.length <= allowedMisses, `the exact page, missing ${missed.join(', ') || 'none'} (${where})`);
+              const total = response.body.total as number;
+              const ranked = Math.min(100, admitted.length);
+              assert.ok(total <= ranked && total >= ranked - allowedMisses, `total ${total} of ${ranked} (${where})`);
+            }
           }
         }
       } finally {
