@@ -20,10 +20,10 @@ export function unfilteredCandidates(depth: number, size: number, oversample = 1
 }
 
 /**
- * Whether an unfiltered search would ask the graph for every vector it holds (`asked` of `size`). The stored vectors
- * are then ranked exactly instead, while the store holds at most the exact-scan bound: no costlier at that size, and
- * right whatever the graph holds yet (a tiny graph can leave a vector no search reaches). A graph that small beside a
- * larger store is catching up, and is searched as it is.
+ * Whether an unfiltered search would ask the graph for every vector it holds (`asked` of `size`). Both drivers then
+ * rank the stored vectors exactly instead when the store holds at most search.exact_max_candidates of them: no
+ * costlier at that size, and right whatever the graph holds yet (a tiny graph can leave a vector no search reaches).
+ * A graph that small beside a larger store is catching up, and is searched as it is.
  */
 export function readsWholeGraph(asked: number, size: number): boolean {
   return size > 0 && asked >= size;

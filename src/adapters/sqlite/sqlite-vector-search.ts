@@ -77,8 +77,11 @@ export class SqliteVectorSearch implements VectorSearch {
     const size = index.size();
     if (!hasFilter(filter)) {
       const asked = unfilteredCandidates(depth, size, this.rerankOversample);
-      // Bounded by its row limit: a local scan of that many vectors costs a few milliseconds.
-      if (readsWholeGraph(asked, size)) return this.reads.scan(vector, filter, Math.max(asked, this.exactMaxCandidates), depth);
+      // As on PostgreSQL: only while the store holds at most exactMaxCandidates vectors (counted up to one more,
+      // remembered until a write), so a graph catching up with a large store is searched as it is.
+      if (readsWholeGraph(asked, size) && this.counter.count({}, this.exactMaxCandidates + 1) <= this.exactMaxCandidates) {
+        return this.reads.scan(vector, filter, this.exactMaxCandidates, depth);
+      }
       const keys = (await index.search(vector, asked)).map((item) => item.key);
       return this.reads.rerank(vector, keys, depth);
     }
