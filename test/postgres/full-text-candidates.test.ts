@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPostgresStorage, type PostgresStorage } from '../../src/adapters/postgres/postgres-storage.js';
-import { balancedGroups, PostgresMessageSearch } from '../../src/adapters/postgres/postgres-message-search.js';
+import { balancedGroups, estimatedMatches, PostgresMessageSearch } from '../../src/adapters/postgres/postgres-message-search.js';
 import { createPool, type Pool } from '../../src/adapters/postgres/postgres-pool.js';
 import { naturalLanguageQuery } from '../../src/domain/full-text-query.js';
 import { newId } from '../../src/domain/ids.js';
@@ -55,6 +55,13 @@ test('the complete words split into groups of about equal matches, each word onc
   assert.deepEqual(balancedGroups([], documents, 2), []);
 });
 
+test('the messages holding any of several words are estimated as if the words were independent', () => {
+  assert.equal(estimatedMatches([100_000, 100_000], 1_000_000), 190_000);
+  assert.equal(estimatedMatches([5_000], 1_000_000), 5_000);
+  assert.equal(estimatedMatches([2_000_000], 1_000_000), 1_000_000);
+  assert.equal(estimatedMatches([], 1_000_000), 0);
+});
+
 for (const target of POSTGRES_TARGETS) {
   describe(`bounded full-text ranking (${target.name})`, () => {
     let database: PostgresDatabase;
@@ -106,6 +113,46 @@ for (const target of POSTGRES_TARGETS) {
         const actual = await perCandidate.fullText(words, { folder: '/a', archived: false }, 20, { contextWeight: CONTEXT_WEIGHT });
         assertSameRanking(actual, expected, question);
       }
+    });
+
+    test('under a filter checked per candidate, the later words\' newest matches are the same found by the index or by walking', async () => {
+      const searches = [0, 1_000_000].map((filteredIndexMatches) => new PostgresMessageSearch(pool,
+        { maxScored: 8, narrowFilterMessages: 0, filteredIndexMatches }));
+      // "fennel" is past a bound of 8 matches: its 8 newest matches the folder admits are ranked.
+      const { rows } = await pool.query<{ seq: number }>(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.search_tsv @@ 'fennel'::tsquery AND c.folder = '/a' ORDER BY m.seq DESC`);
+      const admitted = rows.map((row) => Number(row.seq));
+      assert.ok(admitted.length > 8, `the folder holds more matches (${admitted.length}) than one search ranks`);
+      const expected = (await reference(pool, 'fennel', { folder: '/a' }, 1_000)).filter((hit) => admitted.slice(0, 8).includes(hit.key)).slice(0, 6);
+      for (const search of searches) {
+        assertSameRanking(await search.fullText(naturalLanguageQuery('fennel')!, { folder: '/a' }, 6, { contextWeight: CONTEXT_WEIGHT }), expected, 'fennel');
+      }
+      // Filters on the conversation and on the message alike (a date range admits conversations through their messages).
+      const filters: SearchFilter[] = [{ folder: '/a' }, { dateFrom: '2025-12-31T00:00:00.000Z' }, { folder: '/a', dateTo: '2026-12-31T00:00:00.000Z' }];
+      for (const question of QUESTIONS) {
+        for (const filter of filters) {
+          const [walked, indexed] = await Promise.all(searches.map((search) =>
+            search.fullText(naturalLanguageQuery(question)!, filter, 10, { contextWeight: CONTEXT_WEIGHT })));
+          assert.ok(walked!.length > 0, question);
+          assertSameRanking(indexed!, walked!, `${question} ${JSON.stringify(filter)}`);
+        }
+      }
+    });
+
+    test('under a filter checked per candidate, commoner words\' matches are walked for among the newest messages, or all if too few', async () => {
+      const { rows } = await pool.query<{ seq: number }>(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.search_tsv @@ 'fennel'::tsquery AND c.folder = '/a' ORDER BY m.seq DESC`);
+      const admitted = rows.map((row) => Number(row.seq));
+      const newest = (await pool.query<{ newest: number }>('SELECT max(seq)::int AS newest FROM messages')).rows[0]!.newest;
+      const everything = await reference(pool, 'fennel', { folder: '/a' }, 1_000);
+      const bestOf = (keys: readonly number[]) => everything.filter((hit) => keys.includes(hit.key)).slice(0, 6);
+      const search = (filteredWalkWindow: number) => new PostgresMessageSearch(pool,
+        { maxScored: 8, narrowFilterMessages: 0, filteredIndexMatches: 0, filteredWalkWindow })
+        .fullText(naturalLanguageQuery('fennel')!, { folder: '/a' }, 6, { contextWeight: CONTEXT_WEIGHT });
+      // A window holding the 7 newest matches the folder admits: the best 6 of those, none older.
+      assertSameRanking(await search(newest - admitted[7]!), bestOf(admitted.slice(0, 7)), 'a window of 7 matches');
+      // A window holding 3, fewer than the 6 asked for: the best 6 of the 8 newest of all, as without a window.
+      assertSameRanking(await search(newest - admitted[3]!), bestOf(admitted.slice(0, 8)), 'a window of 3 matches');
     });
 
     test('with a bound of a few matches, each result is a match with the reference score, in the reference order', async () => {

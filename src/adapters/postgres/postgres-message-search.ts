@@ -31,6 +31,23 @@ const COMPLETE_GROUPS = 2;
 const EXPLICIT_MAX_SCORED = 2_000;
 /** A filter whose conversations hold at most this many messages is searched from them. */
 const NARROW_FILTER_MESSAGES = 20_000;
+/**
+ * Under a filter checked per candidate, the newest matches of words estimated to match at most this many messages
+ * are found through the full-text index (every match, newest first, until enough pass the filter), not by walking
+ * the newest messages: that walk checks each message it reads (about 1.15 µs each), and under a filter admitting a
+ * share s of the store reads 1 / s times more of them, up to 600,000 for rare words under a 10% folder at a million
+ * messages. Through the index each match costs 2.5-8 µs (a heap page each, cached or not), so only rare words go
+ * that way (bench/NOTES.md, session 45).
+ */
+const FILTERED_INDEX_MATCHES = 10_000;
+/**
+ * Under a filter checked per candidate, other words' newest matches are walked for among this many newest messages
+ * of the store; were fewer than a page (FILTERED_WALK_AT_LEAST, or the limit) found there, among all of them. Without
+ * the bound, a 10% folder at a million messages walked up to 600,000 rows for the 500 matches it asks (bench/NOTES.md,
+ * session 45).
+ */
+const FILTERED_WALK_WINDOW = 100_000;
+const FILTERED_WALK_AT_LEAST = 10;
 /** A word in more than this share of the store (and in more messages than one query ranks) is common by default. */
 const DEFAULT_COMMON_SHARE = 0.5;
 /**
@@ -96,6 +113,20 @@ export function balancedGroups(lexemes: readonly string[], documents: ReadonlyMa
   return groups.map((group) => lexemes.filter((lexeme) => group.members.has(lexeme)));
 }
 
+/** How a candidate query admits only what a filter does (PostgresMessageSearch.admittedBy). */
+interface AdmittedBy {
+  from: SqlFragment;
+  where: SqlFragment;
+  /** The filter's condition on `conversations c`, when it is checked per candidate (a broad filter); else null. */
+  perCandidate: SqlFragment | null;
+}
+
+/** Messages holding any of words held by `documents` of `corpus` messages each, were the words independent. */
+export function estimatedMatches(documents: readonly number[], corpus: number): number {
+  const missing = documents.reduce((share, n) => share * (1 - Math.min(1, n / Math.max(1, corpus))), 1);
+  return Math.round(corpus * (1 - missing));
+}
+
 /** A list sorted by score then key, each key kept once (its first). */
 function withoutRepeats(items: ScoredKey[]): ScoredKey[] {
   const seen = new Set<number>();
@@ -109,6 +140,10 @@ export interface PostgresMessageSearchOptions {
   recentMaxScored?: number;
   /** A filter whose conversations hold at most this many messages is searched from them (NARROW_FILTER_MESSAGES). */
   narrowFilterMessages?: number;
+  /** Under a broader filter, newest matches of words matching at most this many are found by the index (FILTERED_INDEX_MATCHES). */
+  filteredIndexMatches?: number;
+  /** Under a broader filter, the newest messages other words' newest matches are walked for first (FILTERED_WALK_WINDOW). */
+  filteredWalkWindow?: number;
   /** Answers about filters, shared with the vector search. */
   admitted?: AdmittedMessages;
 }
@@ -126,6 +161,8 @@ export class PostgresMessageSearch implements MessageSearchReader {
   private readonly maxScored: number;
   private readonly recentMaxScored: number;
   private readonly narrowFilterMessages: number;
+  private readonly filteredIndexMatches: number;
+  private readonly filteredWalkWindow: number;
   private readonly admitted: AdmittedMessages;
 
   constructor(private readonly pool: Pool, options: PostgresMessageSearchOptions = {}) {
@@ -133,6 +170,8 @@ export class PostgresMessageSearch implements MessageSearchReader {
     this.maxScored = options.maxScored ?? FULL_TEXT_MAX_SCORED;
     this.recentMaxScored = options.recentMaxScored ?? RECENT_MAX_SCORED;
     this.narrowFilterMessages = options.narrowFilterMessages ?? NARROW_FILTER_MESSAGES;
+    this.filteredIndexMatches = options.filteredIndexMatches ?? FILTERED_INDEX_MATCHES;
+    this.filteredWalkWindow = options.filteredWalkWindow ?? FILTERED_WALK_WINDOW;
     this.admitted = options.admitted ?? new AdmittedMessages(pool);
   }
 
@@ -153,25 +192,44 @@ export class PostgresMessageSearch implements MessageSearchReader {
       this.maxScored, commonShare);
     // Without context, lexemes match the message's own words only (weight A).
     const anyOf = (list: readonly string[]) => list.map((lexeme) => `${quoted(lexeme)}${contextWeight > 0 ? '' : ':A'}`).join(' | ');
-    const parts: SqlFragment[] = [];
+    const parts: Array<{ candidates: SqlFragment; wider?: SqlFragment }> = [];
     // Each part is ranked by a statement of its own, all at once on their own connections: the complete words' matches
     // in two groups of words (a message holding words of both is ranked in both, to the same score), the recent
     // matches apart (they hold no complete word). Their best merge, each message once.
-    const part = (tsquery: string, newest: number | null, excluding: string | null) => {
-      parts.push({
-        sql: `SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE m.search_tsv @@ ?::tsquery
-          ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'} AND ${admitted.where.sql}
+    const part = (lexemes: readonly string[], newest: number | null, excluding: string | null) => {
+      const tsquery = anyOf(lexemes);
+      const matching = `m.search_tsv @@ ?::tsquery ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'}`;
+      const matchingParams = [tsquery, ...(excluding === null ? [] : [excluding])];
+      const walked = (window: boolean): SqlFragment => ({
+        sql: `SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE ${matching}
+          ${window ? 'AND m.seq > (SELECT max(seq) FROM messages) - ?' : ''} AND ${admitted.where.sql}
           ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'}`,
-        params: [...admitted.from.params, tsquery, ...(excluding === null ? [] : [excluding]), ...admitted.where.params,
+        params: [...admitted.from.params, ...matchingParams, ...(window ? [this.filteredWalkWindow] : []), ...admitted.where.params,
           ...(newest === null ? [] : [newest])],
       });
+      if (newest === null || !admitted.perCandidate) {
+        parts.push({ candidates: walked(false) });
+      } else if (estimatedMatches(lexemes.map((lexeme) => frequencies.get(lexeme) ?? 0), corpus) <= this.filteredIndexMatches) {
+        parts.push({
+          candidates: {
+            // The matches stand in for `m`, with the columns a filter reads (searchFilterWhere).
+            sql: `WITH matches AS MATERIALIZED (SELECT m.seq, m.conversation_id, m.timestamp FROM messages m WHERE ${matching})
+              SELECT t.seq, t.search_tsv FROM (SELECT m.seq FROM (SELECT * FROM matches ORDER BY seq DESC OFFSET 0) m
+                CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${admitted.perCandidate.sql} OFFSET 0) a
+                LIMIT ?) n JOIN messages t ON t.seq = n.seq`,
+            params: [...matchingParams, ...admitted.perCandidate.params, newest],
+          },
+        });
+      } else {
+        parts.push({ candidates: walked(true), wider: walked(false) });
+      }
     };
     const complete = plan.complete.length > 0 ? anyOf(plan.complete) : null;
-    for (const group of balancedGroups(plan.complete, frequencies, COMPLETE_GROUPS)) part(anyOf(group), null, null);
+    for (const group of balancedGroups(plan.complete, frequencies, COMPLETE_GROUPS)) part(group, null, null);
     if (plan.recent.length > 0) {
-      part(anyOf(plan.recent), Math.max(limit, Math.min(this.recentMaxScored, this.maxScored - plan.completeMatches)), complete);
+      part(plan.recent, Math.max(limit, Math.min(this.recentMaxScored, this.maxScored - plan.completeMatches)), complete);
     }
-    if (!complete && plan.recent.length === 0 && plan.common.length > 0) part(anyOf(plan.common), limit, null);
+    if (!complete && plan.recent.length === 0 && plan.common.length > 0) part(plan.common, limit, null);
     if (parts.length === 0) return [];
     const scored = [...plan.complete, ...plan.recent, ...plan.common];
     const idf = scored.map((lexeme) => {
@@ -186,12 +244,19 @@ export class PostgresMessageSearch implements MessageSearchReader {
       (ts_rank(?::float4[], c.search_tsv, ?::tsquery, 0) / ${SINGLE_OCCURRENCE_RANK} + l.norm)) ELSE 0 END`;
     const weights = `{0,0,${contextWeight},1}`;
     const termParams = scored.flatMap((lexeme, i) => [quoted(lexeme), idf[i], weights, quoted(lexeme)]);
-    const ranked = await Promise.all(parts.map(async (candidates) => (await this.pool.query<ScoredKey>(numbered(`
-      WITH candidates AS (${candidates.sql})
+    // A filter checked per candidate is checked before the scoring: left to itself the planner scored every match in
+    // parallel workers and checked the best ones after (the complete words' part under a 10% folder at a million
+    // messages: p50 131-157 against 40-46 ms).
+    const rank = async (candidates: SqlFragment) => (await this.pool.query<ScoredKey>(numbered(`
+      WITH candidates AS ${admitted.perCandidate ? 'MATERIALIZED ' : ''}(${candidates.sql})
       SELECT c.seq AS key, round((${scored.map(() => term).join(' + ')}) * 1e${SCORE_DIGITS}::float8) / 1e${SCORE_DIGITS}::float8 AS score
       FROM candidates c CROSS JOIN LATERAL (SELECT ${K1}::float8 * (${1 - B}::float8 + ${B}::float8 * length(c.search_tsv) / ?::float8) AS norm) l
       ORDER BY score DESC, c.seq LIMIT ?`),
-    [...candidates.params, ...termParams, averageLength, limit])).rows));
+    [...candidates.params, ...termParams, averageLength, limit])).rows;
+    const ranked = await Promise.all(parts.map(async ({ candidates, wider }) => {
+      const rows = await rank(candidates);
+      return wider && rows.length < Math.min(limit, FILTERED_WALK_AT_LEAST) ? rank(wider) : rows;
+    }));
     return withoutRepeats(ranked.flat().sort(byScoreThenKey)).slice(0, limit);
   }
 
@@ -213,20 +278,21 @@ export class PostgresMessageSearch implements MessageSearchReader {
    * How a candidate query over `messages m` admits only what the filter does: `from` joins after the table, `where`
    * adds to the WHERE clause. A narrow filter's few conversations lead the plan (a join); a broad one is checked per
    * candidate, a key lookup each, rather than hashing every conversation it admits (the OFFSET 0 fence keeps the
-   * planner from flattening it into that).
+   * planner from flattening it into that); `perCandidate` is then its condition on `conversations c`.
    */
-  private async admittedBy(requested: SearchFilter): Promise<{ from: SqlFragment; where: SqlFragment }> {
+  private async admittedBy(requested: SearchFilter): Promise<AdmittedBy> {
     const none = { sql: '', params: [] };
     const filter = await this.admitted.withoutNoOps(requested);
-    if (!hasFilter(filter)) return { from: none, where: { sql: 'TRUE', params: [] } };
+    if (!hasFilter(filter)) return { from: none, where: { sql: 'TRUE', params: [] }, perCandidate: null };
     const where = searchFilterWhere(filter, folderSubtreeRange);
     if (await this.admitted.atMost(filter, this.narrowFilterMessages)) {
-      return { from: { sql: 'JOIN conversations c ON c.id = m.conversation_id', params: [] }, where };
+      return { from: { sql: 'JOIN conversations c ON c.id = m.conversation_id', params: [] }, where, perCandidate: null };
     }
     return {
       from: { sql: `CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${where.sql} OFFSET 0) admitted`,
         params: where.params },
       where: { sql: 'TRUE', params: [] },
+      perCandidate: where,
     };
   }
 
