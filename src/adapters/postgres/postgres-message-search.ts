@@ -121,6 +121,12 @@ interface AdmittedBy {
   perCandidate: SqlFragment | null;
 }
 
+/** One part's candidates, and those to rank instead should they come to fewer than a page (candidatePart). */
+interface CandidatePart {
+  candidates: SqlFragment;
+  wider?: SqlFragment;
+}
+
 /** Messages holding any of words held by `documents` of `corpus` messages each, were the words independent. */
 export function estimatedMatches(documents: readonly number[], corpus: number): number {
   const missing = documents.reduce((share, n) => share * (1 - Math.min(1, n / Math.max(1, corpus))), 1);
@@ -192,37 +198,13 @@ export class PostgresMessageSearch implements MessageSearchReader {
       this.maxScored, commonShare);
     // Without context, lexemes match the message's own words only (weight A).
     const anyOf = (list: readonly string[]) => list.map((lexeme) => `${quoted(lexeme)}${contextWeight > 0 ? '' : ':A'}`).join(' | ');
-    const parts: Array<{ candidates: SqlFragment; wider?: SqlFragment }> = [];
+    const parts: CandidatePart[] = [];
     // Each part is ranked by a statement of its own, all at once on their own connections: the complete words' matches
     // in two groups of words (a message holding words of both is ranked in both, to the same score), the recent
     // matches apart (they hold no complete word). Their best merge, each message once.
     const part = (lexemes: readonly string[], newest: number | null, excluding: string | null) => {
-      const tsquery = anyOf(lexemes);
-      const matching = `m.search_tsv @@ ?::tsquery ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'}`;
-      const matchingParams = [tsquery, ...(excluding === null ? [] : [excluding])];
-      const walked = (window: boolean): SqlFragment => ({
-        sql: `SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE ${matching}
-          ${window ? 'AND m.seq > (SELECT max(seq) FROM messages) - ?' : ''} AND ${admitted.where.sql}
-          ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'}`,
-        params: [...admitted.from.params, ...matchingParams, ...(window ? [this.filteredWalkWindow] : []), ...admitted.where.params,
-          ...(newest === null ? [] : [newest])],
-      });
-      if (newest === null || !admitted.perCandidate) {
-        parts.push({ candidates: walked(false) });
-      } else if (estimatedMatches(lexemes.map((lexeme) => frequencies.get(lexeme) ?? 0), corpus) <= this.filteredIndexMatches) {
-        parts.push({
-          candidates: {
-            // The matches stand in for `m`, with the columns a filter reads (searchFilterWhere).
-            sql: `WITH matches AS MATERIALIZED (SELECT m.seq, m.conversation_id, m.timestamp FROM messages m WHERE ${matching})
-              SELECT t.seq, t.search_tsv FROM (SELECT m.seq FROM (SELECT * FROM matches ORDER BY seq DESC OFFSET 0) m
-                CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${admitted.perCandidate.sql} OFFSET 0) a
-                LIMIT ?) n JOIN messages t ON t.seq = n.seq`,
-            params: [...matchingParams, ...admitted.perCandidate.params, newest],
-          },
-        });
-      } else {
-        parts.push({ candidates: walked(true), wider: walked(false) });
-      }
+      const documents = lexemes.map((lexeme) => frequencies.get(lexeme) ?? 0);
+      parts.push(this.candidatePart(anyOf(lexemes), excluding, newest, admitted, estimatedMatches(documents, corpus)));
     };
     const complete = plan.complete.length > 0 ? anyOf(plan.complete) : null;
     for (const group of balancedGroups(plan.complete, frequencies, COMPLETE_GROUPS)) part(group, null, null);
@@ -258,6 +240,37 @@ export class PostgresMessageSearch implements MessageSearchReader {
       return wider && rows.length < Math.min(limit, FILTERED_WALK_AT_LEAST) ? rank(wider) : rows;
     }));
     return withoutRepeats(ranked.flat().sort(byScoreThenKey)).slice(0, limit);
+  }
+
+  /**
+   * The candidates of one part: the messages matching `tsquery` (and not `excluding`) that the filter admits, all of
+   * them or the `newest` ones. Under a filter checked per candidate, the newest of words estimated at few `matches`
+   * come through the full-text index (FILTERED_INDEX_MATCHES), the others from a walk of the newest messages
+   * (FILTERED_WALK_WINDOW), with every message walked as the `wider` candidates should that find fewer than a page.
+   */
+  private candidatePart(tsquery: string, excluding: string | null, newest: number | null, admitted: AdmittedBy,
+    matches: number): CandidatePart {
+    const matching = `m.search_tsv @@ ?::tsquery ${excluding === null ? '' : 'AND NOT m.search_tsv @@ ?::tsquery'}`;
+    const matchingParams = [tsquery, ...(excluding === null ? [] : [excluding])];
+    const walked = (window: boolean): SqlFragment => ({
+      sql: `SELECT m.seq, m.search_tsv FROM messages m ${admitted.from.sql} WHERE ${matching}
+        ${window ? 'AND m.seq > (SELECT max(seq) FROM messages) - ?' : ''} AND ${admitted.where.sql}
+        ${newest === null ? '' : 'ORDER BY m.seq DESC LIMIT ?'}`,
+      params: [...admitted.from.params, ...matchingParams, ...(window ? [this.filteredWalkWindow] : []), ...admitted.where.params,
+        ...(newest === null ? [] : [newest])],
+    });
+    if (newest === null || !admitted.perCandidate) return { candidates: walked(false) };
+    if (matches > this.filteredIndexMatches) return { candidates: walked(true), wider: walked(false) };
+    return {
+      candidates: {
+        // The matches stand in for `m`, with the columns a filter reads (searchFilterWhere).
+        sql: `WITH matches AS MATERIALIZED (SELECT m.seq, m.conversation_id, m.timestamp FROM messages m WHERE ${matching})
+          SELECT t.seq, t.search_tsv FROM (SELECT m.seq FROM (SELECT * FROM matches ORDER BY seq DESC OFFSET 0) m
+            CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${admitted.perCandidate.sql} OFFSET 0) a
+            LIMIT ?) n JOIN messages t ON t.seq = n.seq`,
+        params: [...matchingParams, ...admitted.perCandidate.params, newest],
+      },
+    };
   }
 
   /** Phrases, prefixes and operators: the newest matches, at most EXPLICIT_MAX_SCORED (or maxScored) of them, ranked by ts_rank. */
