@@ -1,7 +1,7 @@
 import { plainWords, type FullTextQuery } from '../../domain/full-text-query.js';
 import { byScoreThenKey, type MessageHit, type ScoredKey, type SearchFilter } from '../../domain/search.js';
 import type { FullTextOptions, MessageSearchReader } from '../../ports/message-search.js';
-import { folderSubtreeRange, hasFilter, searchFilterWhere, type SqlFragment } from '../sql/filter-sql.js';
+import { folderSubtreeRange, hasFilter, MESSAGE_FILTER_COLUMNS, searchFilterWhere, type SqlFragment } from '../sql/filter-sql.js';
 import { AdmittedMessages } from './postgres-admitted-messages.js';
 import { EMBEDDING_ID, numbered, type Pool } from './postgres-pool.js';
 import { toTsquery } from './postgres-tsquery.js';
@@ -263,8 +263,9 @@ export class PostgresMessageSearch implements MessageSearchReader {
     if (matches > this.filteredIndexMatches) return { candidates: walked(true), wider: walked(false) };
     return {
       candidates: {
-        // The matches stand in for `m`, with the columns a filter reads (searchFilterWhere).
-        sql: `WITH matches AS MATERIALIZED (SELECT m.seq, m.conversation_id, m.timestamp FROM messages m WHERE ${matching})
+        // The matches stand in for `m`, with the columns a filter reads.
+        sql: `WITH matches AS MATERIALIZED (SELECT m.seq, m.conversation_id, ${MESSAGE_FILTER_COLUMNS.map((column) => `m.${column}`).join(', ')}
+          FROM messages m WHERE ${matching})
           SELECT t.seq, t.search_tsv FROM (SELECT m.seq FROM (SELECT * FROM matches ORDER BY seq DESC OFFSET 0) m
             CROSS JOIN LATERAL (SELECT 1 FROM conversations c WHERE c.id = m.conversation_id AND ${admitted.perCandidate.sql} OFFSET 0) a
             LIMIT ?) n JOIN messages t ON t.seq = n.seq`,

@@ -44,6 +44,9 @@ export function optionalWithin(column: string, within: readonly string[] | undef
   return within === undefined ? { sql: 'TRUE', params: [] } : folderWithin(column, within, subtree);
 }
 
+/** The columns of `messages m` a search filter reads (searchFilterWhere): what a query standing in for `m` must carry. */
+export const MESSAGE_FILTER_COLUMNS = ['timestamp'] as const;
+
 /** WHERE clauses over `messages m JOIN conversations c` for a search filter, with `?` placeholders (SQLite and, numbered, Postgres). */
 export function searchFilterWhere(filter: SearchFilter, subtree: typeof folderSubtree = folderSubtree): SqlFragment {
   const clauses: string[] = [];
