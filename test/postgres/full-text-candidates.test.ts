@@ -42,6 +42,13 @@ const QUESTIONS = [
   'anything about the harbour',
 ];
 
+/** The messages of folder /a holding "fennel", newest first. */
+async function newestFennelInA(pool: Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ seq: number }>(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
+    WHERE m.search_tsv @@ 'fennel'::tsquery AND c.folder = '/a' ORDER BY m.seq DESC`);
+  return rows.map((row) => Number(row.seq));
+}
+
 function assertSameRanking(actual: ScoredKey[], expected: ScoredKey[], what: string): void {
   assert.deepEqual(actual.map((hit) => hit.key), expected.map((hit) => hit.key), `${what}: keys`);
   actual.forEach((hit, i) => assert.ok(Math.abs(hit.score - expected[i]!.score) < 1e-6, `${what}: score of ${hit.key}`));
@@ -119,9 +126,7 @@ for (const target of POSTGRES_TARGETS) {
       const searches = [0, 1_000_000].map((filteredIndexMatches) => new PostgresMessageSearch(pool,
         { maxScored: 8, narrowFilterMessages: 0, filteredIndexMatches }));
       // "fennel" is past a bound of 8 matches: its 8 newest matches the folder admits are ranked.
-      const { rows } = await pool.query<{ seq: number }>(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
-        WHERE m.search_tsv @@ 'fennel'::tsquery AND c.folder = '/a' ORDER BY m.seq DESC`);
-      const admitted = rows.map((row) => Number(row.seq));
+      const admitted = await newestFennelInA(pool);
       assert.ok(admitted.length > 8, `the folder holds more matches (${admitted.length}) than one search ranks`);
       const expected = (await reference(pool, 'fennel', { folder: '/a' }, 1_000)).filter((hit) => admitted.slice(0, 8).includes(hit.key)).slice(0, 6);
       for (const search of searches) {
@@ -140,9 +145,7 @@ for (const target of POSTGRES_TARGETS) {
     });
 
     test('under a filter checked per candidate, commoner words\' matches are walked for among the newest messages, or all if too few', async () => {
-      const { rows } = await pool.query<{ seq: number }>(`SELECT m.seq FROM messages m JOIN conversations c ON c.id = m.conversation_id
-        WHERE m.search_tsv @@ 'fennel'::tsquery AND c.folder = '/a' ORDER BY m.seq DESC`);
-      const admitted = rows.map((row) => Number(row.seq));
+      const admitted = await newestFennelInA(pool);
       const newest = (await pool.query<{ newest: number }>('SELECT max(seq)::int AS newest FROM messages')).rows[0]!.newest;
       const everything = await reference(pool, 'fennel', { folder: '/a' }, 1_000);
       const bestOf = (keys: readonly number[]) => everything.filter((hit) => keys.includes(hit.key)).slice(0, 6);
