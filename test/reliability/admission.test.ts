@@ -13,14 +13,27 @@ const occupied = (server: RunningService) => {
 /** A request whose body never finishes: it holds its admission slot (or queue place) until the socket closes. */
 async function holdSlot(server: RunningService, path: string): Promise<Socket> {
   const before = occupied(server);
-  const { port } = new URL(server.baseUrl);
-  const socket = connect(Number(port), '127.0.0.1');
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.apiKey}\r\n` +
-    'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":');
-  await waitFor(async () => occupied(server), { what: 'the half-sent request to occupy a slot', until: (count) => count > before, timeoutMs: 5000 });
+  const socket = await openConnection(server);
+  try {
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.apiKey}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":');
+    await waitFor(async () => occupied(server), { what: 'the half-sent request to occupy a slot', until: (count) => count > before, timeoutMs: 5000 });
+    return socket;
+  } catch (error) {
+    socket.destroy();
+    throw error;
+  }
+}
+
+async function openConnection(server: RunningService): Promise<Socket> {
+  const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   return socket;
 }
+
+/** Client connections the server has accepted and not yet seen closed: what shedding counts. */
+const serverConnections = (server: RunningService) => new Promise<number>((resolve, reject) =>
+  server.controller.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
 describe('admission control', () => {
   let server: RunningService;
@@ -120,10 +133,13 @@ describe('shedding on event-loop delay', () => {
   });
 
   it('past the delay limit with many clients connected: a 503 with Retry-After and the envelope; /health still answers; then it recovers', async () => {
-    // Five half-sent requests keep five more connections open; each round stalls the loop far past the limit, then asks.
+    // Five idle connections make the server crowded (more than 4 open); each round stalls the loop far past the limit, then asks.
+    // Idle, not half-sent requests: a request sent while the loop is already slow (a loaded machine) would itself be shed.
+    const before = await serverConnections(server);
     const held: Socket[] = [];
-    for (let i = 0; i < 5; i++) held.push(await holdSlot(server, '/api/v1/conversations'));
     try {
+      for (let i = 0; i < 5; i++) held.push(await openConnection(server));
+      await waitFor(() => serverConnections(server), { what: 'the server to count the five connections', until: (count) => count >= before + 5 });
       const round = async () => {
         stallEventLoop(1000);
         const [api, health] = await Promise.all([server.api('GET', '/api/v1/conversations'), server.raw('GET', '/health')]);
@@ -146,6 +162,8 @@ describe('shedding on event-loop delay', () => {
   it('a lone client is not shed: its own slow requests delay the loop, but no one else can be waiting', async () => {
     // The same stalls, one request at a time (a single user's back-to-back context assemblies on a large store).
     // Positive control: the loop reads as delayed past the limit when the requests arrive.
+    // Lone: the connections the last test closed are gone, leaving at most this client's own keep-alive ones.
+    await waitFor(() => serverConnections(server), { what: 'only this client\'s connections to be open', until: (count) => count <= 2 });
     let delayedArrivals = 0;
     for (let i = 0; i < 8; i++) {
       stallEventLoop(400);
