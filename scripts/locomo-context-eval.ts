@@ -6,11 +6,12 @@
  * framework integrations get), and per sample.
  *
  *   npx tsx scripts/locomo-context-eval.ts ../shared/datasets/locomo-dev.json [--samples N] [--tune] [--leave-one-out]
+ *     [--authors prefix|name|none]
  *
  * Starts the real bridge (builtin offline engine) and controller on ephemeral
  * ports, loads every sample as scripts/locomo-eval.ts does (one conversation
- * per session in folder /locomo/<sample>, content "speaker: text", dia_id in
- * message metadata), waits for the embeddings, then asks every question
+ * per session in folder /locomo/<sample>, the speaker as --authors says: content
+ * "speaker: text" by default, dia_id in message metadata), waits for the embeddings, then asks every question
  * (category 5 skipped) through POST /api/v1/context/assemble with
  * preferred_labels [] and excluded_folders = every other sample's folder.
  * The clock stands one day after the sample's last session, so recency means
@@ -34,7 +35,7 @@ import {
 } from '../src/features/context/context-ranking.js';
 import { packRanked, type ContextCandidate } from '../src/features/context/context-selection.js';
 import {
-  folderOf, loadSample, questionsOf, sessionKeys, sessionStart, type Question, type Sample, type Turn,
+  authorMode, folderOf, loadSample, questionsOf, sessionKeys, sessionStart, type Question, type Sample, type Turn,
 } from './lib/locomo.js';
 import { startService, type RunningService } from '../test/helpers/service-harness.js';
 
@@ -44,14 +45,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 function parseArgs(argv: string[]) {
   const [dataPath, ...rest] = argv;
-  if (!dataPath) throw new Error('usage: locomo-context-eval.ts <locomo-dev.json> [--samples N] [--tune] [--leave-one-out]');
+  if (!dataPath) {
+    throw new Error('usage: locomo-context-eval.ts <locomo-dev.json> [--samples N] [--tune] [--leave-one-out] [--authors prefix|name|none]');
+  }
   const option = (name: string) => {
     const i = rest.indexOf(`--${name}`);
     return i >= 0 ? rest[i + 1] : undefined;
   };
   return {
     dataPath: resolve(dataPath), samples: Number(option('samples') ?? Infinity), tune: rest.includes('--tune'),
-    leaveOneOut: rest.includes('--leave-one-out'),
+    leaveOneOut: rest.includes('--leave-one-out'), authors: authorMode(option('authors')),
   };
 }
 
@@ -359,7 +362,7 @@ async function main(): Promise<void> {
   try {
     const loadStarted = performance.now();
     let turns = 0;
-    for (const sample of samples) turns += await loadSample(stack, sample);
+    for (const sample of samples) turns += await loadSample(stack, sample, args.authors);
     await stack.waitForEmbeddings();
     console.log(`loaded ${samples.length} samples, ${turns} turns, embedded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
     const questions = questionsOf(samples);
