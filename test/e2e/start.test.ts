@@ -58,6 +58,6 @@ describe('npm start (controller + bridge processes)', () => {
     service.child.kill('SIGTERM');
     assert.equal(await service.exited, 0);
     assert.equal(await fetch(`${service.baseUrl}/health`).catch(() => null), null, 'the controller is gone');
-    await waitFor(async () => fetch(`${bridgeUrl}/health`).then(() => 'up', () => 'down'), { what: 'the bridge process to be gone', until: (state) => state === 'down', timeoutMs: 5000 });
+    await waitFor(async () => fetch(`${bridgeUrl}/health`).then(() => 'up', () => 'down'), { what: 'the bridge process to be gone', until: (state) => state === 'down' });
   });
 });

@@ -358,7 +358,7 @@ describe('chat proxy', () => {
     abort.abort();
     await iterator.next().catch(() => undefined);
     const request = upstream.lastChat;
-    await waitFor(async () => request.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed, timeoutMs: 5000 });
+    await waitFor(async () => request.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed });
     await proxy.proxy.recorder.settled();
     assert.equal((await memsvc.api('GET', `/api/v1/conversations/${conversationId}`)).status, 404);
 
@@ -378,11 +378,11 @@ describe('chat proxy', () => {
     const abort = new AbortController();
     const pending = client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'never mind' }] },
       { signal: abort.signal });
-    await waitFor(async () => upstream.chatRequests.at(-1)?.body.messages.at(-1).content, { what: 'the upstream to receive "never mind"', until: (c) => c === 'never mind', timeoutMs: 5000 });
+    await waitFor(async () => upstream.chatRequests.at(-1)?.body.messages.at(-1).content, { what: 'the upstream to receive "never mind"', until: (c) => c === 'never mind' });
     abort.abort();
     await assert.rejects(pending, (error: unknown) => error instanceof OpenAI.APIUserAbortError);
     const request = upstream.lastChat;
-    await waitFor(async () => request.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed, timeoutMs: 5000 });
+    await waitFor(async () => request.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed });
   });
 });
 
@@ -413,7 +413,7 @@ describe('chat proxy: upstream failures', () => {
     try {
       await assert.rejects(ask(slow.url), (error: unknown) =>
         error instanceof OpenAI.APIError && error.status === 504 && error.code === 'upstream_timeout');
-      assert.ok(upstream.lastChat.closedEarly || await waitFor(async () => upstream.lastChat.closedEarly, { what: 'the upstream request to be closed early', until: (c) => c, timeoutMs: 2000 }));
+      assert.ok(upstream.lastChat.closedEarly || await waitFor(async () => upstream.lastChat.closedEarly, { what: 'the upstream request to be closed early', until: (c) => c }));
     } finally {
       await slow.stop();
     }
@@ -435,7 +435,7 @@ describe('chat proxy: upstream failures', () => {
       const stream = await askStream(slow.url);
       await assert.rejects((async () => { for await (const _ of stream) { /* drain */ } })(),
         (error: unknown) => error instanceof OpenAI.APIError && /did not answer within 300 ms/.test(error.message));
-      await waitFor(async () => upstream.lastChat.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed, timeoutMs: 2000 });
+      await waitFor(async () => upstream.lastChat.closedEarly, { what: 'the upstream request to be closed early', until: (closed) => closed });
     } finally {
       await slow.stop();
     }
@@ -494,10 +494,10 @@ describe('chat proxy: storing exchanges', () => {
         .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'store me waitFor' }] }).withResponse();
       assert.equal(data.choices[0]!.message.content, upstream.reply);
       const id = response.headers.get('x-memory-conversation-id')!;
-      const stored = await waitFor(() => messagesOf(id), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2, timeoutMs: 5000 });
+      const stored = await waitFor(() => messagesOf(id), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2 });
       assert.deepEqual(stored.map((m) => m.content), ['store me waitFor', upstream.reply]);
       assert.equal(failures.count, 0);
-      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0 });
       assert.equal(running.proxy.recorder.size, 0);
     } finally {
       await running.stop();
@@ -516,7 +516,7 @@ describe('chat proxy: storing exchanges', () => {
       const { response } = await new OpenAI({ baseURL: `${first.url}/v1`, apiKey: TEST_API_KEY, maxRetries: 0 })
         .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'survive a restart' }] }).withResponse();
       id = response.headers.get('x-memory-conversation-id')!;
-      spooled = await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'one file in the spool', until: (files) => files.length === 1, timeoutMs: 2000 });
+      spooled = await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'one file in the spool', until: (files) => files.length === 1 });
       await first.proxy.recorder.settled();
     } finally {
       await first.stop();
@@ -527,9 +527,9 @@ describe('chat proxy: storing exchanges', () => {
 
     const second = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });
     try {
-      const stored = await waitFor(() => messagesOf(id), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2, timeoutMs: 5000 });
+      const stored = await waitFor(() => messagesOf(id), { what: 'the exchange (2 messages) to be stored', until: (items) => items.length === 2 });
       assert.deepEqual(stored.map((m) => m.content), ['survive a restart', upstream.reply]);
-      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0 });
     } finally {
       await second.stop();
     }
@@ -537,7 +537,7 @@ describe('chat proxy: storing exchanges', () => {
     writeFileSync(join(spoolDir, spooled[0]!), saved);
     const third = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });
     try {
-      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0 });
       assert.equal((await messagesOf(id)).length, 2);
     } finally {
       await third.stop();
@@ -565,8 +565,8 @@ describe('chat proxy: storing exchanges', () => {
     }
     const replay = await startProxy(memsvc, { upstream_url: upstream.baseUrl }, { spoolDir });
     try {
-      await waitFor(async () => readdirSync(join(spoolDir, 'failed')), { what: 'one file in the spool\'s failed directory', until: (files) => files.length === 1, timeoutMs: 3000 });
-      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0, timeoutMs: 2000 });
+      await waitFor(async () => readdirSync(join(spoolDir, 'failed')), { what: 'one file in the spool\'s failed directory', until: (files) => files.length === 1 });
+      await waitFor(async () => readdirSync(spoolDir).filter((n) => n.endsWith('.json')), { what: 'the spool to be empty', until: (files) => files.length === 0 });
       const failed = JSON.parse(readFileSync(join(spoolDir, 'failed', readdirSync(join(spoolDir, 'failed'))[0]!), 'utf8'));
       assert.match(failed.failure, /Conversation not found/);
     } finally {
