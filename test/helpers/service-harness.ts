@@ -206,8 +206,8 @@ function serviceClient(baseUrl: string, apiKey: string, embeddingTimeoutMs = 30_
         until: (response) => response.status === 200 && response.body.searchable === true &&
           (!options.inGraph || (response.body.graph_backlog ?? 0) === 0),
         timeoutMs,
-        // A bench's long wait looks once a second: on PostgreSQL each look counts the whole backlog (56 ms of the
-        // server at a million), and five a second took half the server's CPU during the pipeline it measured.
+        // A bench's long wait looks once a second: each look is work for the service it measures (on PostgreSQL, a
+        // count of every conversation, and of the backlog when it is small).
         intervalMs: timeoutMs > 60_000 ? 1000 : 25,
       });
     },

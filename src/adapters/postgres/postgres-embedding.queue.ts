@@ -12,6 +12,20 @@ const BUMP_EPOCH = `INSERT INTO service_state (key, value) VALUES ('${VECTORS_EP
 const EVERY_VECTOR = `SET LOCAL memsvc.every_vector = 'on'`;
 
 /**
+ * When the store-wide counts may be answered from the last count rather than counted again. Counting reads every job
+ * and every conversation (56 ms of the server with a million messages waiting, 100,000 conversations): polled five
+ * times a second during a pipeline, that was half the server's CPU (bench/NOTES.md, session 46). A count showing at
+ * least `minPending` messages waiting is reused for `maxAgeMs`. It can lag behind the worker but never says that
+ * nothing waits when something does, so `searchable` is never early; smaller backlogs are counted every time.
+ */
+export interface CountsReuse {
+  minPending: number;
+  maxAgeMs: number;
+}
+
+export const DEFAULT_COUNTS_REUSE: CountsReuse = { minPending: 10_000, maxAgeMs: 1000 };
+
+/**
  * The embedding queue on a database shared by several replicas: a message's
  * job (embedding_jobs) is claimed with FOR UPDATE SKIP LOCKED under a lease
  * (claimed_until), so two workers never take the same message, and what a
@@ -19,7 +33,10 @@ const EVERY_VECTOR = `SET LOCAL memsvc.every_vector = 'on'`;
  * deletes the job and stores the vector.
  */
 export class PostgresEmbeddingQueue implements EmbeddingQueue {
-  constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex) {}
+  private lastCounts: { at: number; counts: EmbeddingCounts } | null = null;
+
+  constructor(private readonly pool: Pool, private readonly index: PostgresVectorIndex,
+    private readonly countsReuse: CountsReuse = DEFAULT_COUNTS_REUSE) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingMessage[]> {
     const { rows } = await retryOnConflict(() => this.pool.query<PendingMessage>(`
@@ -92,13 +109,17 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
       const { pending, failed, total } = rows[0]!;
       return { pending: Number(pending), failed: Number(failed), done: Math.max(0, Number(total) - Number(pending) - Number(failed)) };
     }
+    const last = this.lastCounts;
+    if (last !== null && performance.now() - last.at < this.countsReuse.maxAgeMs) return last.counts;
     const { rows } = await this.pool.query<{ pending: number; failed: number; total: number }>(`SELECT
         count(*) FILTER (WHERE NOT failed) AS pending,
         count(*) FILTER (WHERE failed) AS failed,
         (SELECT coalesce(sum(message_count), 0) FROM conversations) AS total
       FROM embedding_jobs`);
     const { pending, failed, total } = rows[0]!;
-    return { pending, failed, done: Math.max(0, total - pending - failed) };
+    const counts = { pending, failed, done: Math.max(0, total - pending - failed) };
+    this.lastCounts = pending >= this.countsReuse.minPending ? { at: performance.now(), counts } : null;
+    return counts;
   }
 
   async pendingCount(within?: readonly string[]): Promise<number> {
@@ -125,6 +146,7 @@ export class PostgresEmbeddingQueue implements EmbeddingQueue {
    * (row order within a table) is retried whole.
    */
   async resetAll(): Promise<number> {
+    this.lastCounts = null;
     return retryOnConflict(() => inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM embedding_jobs');
       // A message appended meanwhile came with its job: it is open again like the rest.
