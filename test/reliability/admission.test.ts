@@ -120,10 +120,12 @@ const stallEventLoop = (ms: number) => {
 };
 
 describe('shedding on event-loop delay', () => {
+  /** admission.shed_above_connections: a delayed loop sheds only while more client connections than this are open. */
+  const SHED_ABOVE = 4;
   let server: RunningService;
   before(async () => {
-    // Shedding needs more than 4 open client connections; the shed test opens them.
-    server = await startService({ overrides: { admission: { max_event_loop_delay_ms: 20, shed_above_connections: 4 } } });
+    // Shedding needs more than SHED_ABOVE open client connections; the shed test opens them.
+    server = await startService({ overrides: { admission: { max_event_loop_delay_ms: 20, shed_above_connections: SHED_ABOVE } } });
   });
   after(() => server.stop());
 
@@ -133,13 +135,13 @@ describe('shedding on event-loop delay', () => {
   });
 
   it('past the delay limit with many clients connected: a 503 with Retry-After and the envelope; /health still answers; then it recovers', async () => {
-    // Five idle connections make the server crowded (more than 4 open); each round stalls the loop far past the limit, then asks.
+    // Idle connections make the server crowded (more than SHED_ABOVE open); each round stalls the loop far past the limit, then asks.
     // Idle, not half-sent requests: a request sent while the loop is already slow (a loaded machine) would itself be shed.
     const before = await serverConnections(server);
     const held: Socket[] = [];
     try {
-      for (let i = 0; i < 5; i++) held.push(await openConnection(server));
-      await waitFor(() => serverConnections(server), { what: 'the server to count the five connections', until: (count) => count >= before + 5 });
+      for (let i = 0; i <= SHED_ABOVE; i++) held.push(await openConnection(server));
+      await waitFor(() => serverConnections(server), { what: 'the server to count the held connections', until: (count) => count >= before + held.length });
       const round = async () => {
         stallEventLoop(1000);
         const [api, health] = await Promise.all([server.api('GET', '/api/v1/conversations'), server.raw('GET', '/health')]);
@@ -163,8 +165,8 @@ describe('shedding on event-loop delay', () => {
     // The same stalls, one request at a time (a single user's back-to-back context assemblies on a large store).
     // Positive control: the loop reads as delayed past the limit when the requests arrive.
     // Lone: the connections the last test held are gone. This client's idle keep-alive ones may stay (its requests reuse
-    // them); with one more for a request the server still counts no more than shed_above_connections (4).
-    await waitFor(() => serverConnections(server), { what: 'the last test\'s connections to be closed', until: (count) => count <= 3 });
+    // them); with one more for a request the server still counts no more than SHED_ABOVE.
+    await waitFor(() => serverConnections(server), { what: 'the last test\'s connections to be closed', until: (count) => count < SHED_ABOVE });
     let delayedArrivals = 0;
     for (let i = 0; i < 8; i++) {
       stallEventLoop(400);
